@@ -1,0 +1,67 @@
+import { bigint, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, index, uuid, boolean, doublePrecision } from 'drizzle-orm/pg-core';
+import { customerHubs } from './hubs.ts';
+
+/**
+ * One file being uploaded in chunks. Chunks are kept on disk until every one is there; the row
+ * records which arrived so any process can tell when the file is complete (and a restart loses nothing).
+ */
+export const uploads = pgTable('uploads', {
+  id: serial('id').primaryKey(),
+  hubId: integer('hub_id').notNull().references(() => customerHubs.id),
+  folderId: text('folder_id').notNull(),
+  identifier: text('identifier').notNull(),
+  filePath: text('file_path').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  chunkTotal: integer('chunk_total').notNull(),
+  receivedChunks: jsonb('received_chunks').$type<number[]>().notNull().default([]),
+  status: text('status', { enum: ['receiving', 'assembling', 'done', 'failed'] }).notNull().default('receiving'),
+  error: text('error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('uploads_identity_uq').on(t.hubId, t.folderId, t.identifier), index('uploads_updated_idx').on(t.status, t.updatedAt)]);
+
+/** A stored file of a hub; `path` is relative to the hub's root, e.g. upload/<folderId>/Book1/p01.jpg. */
+export const storedFiles = pgTable('stored_files', {
+  id: serial('id').primaryKey(),
+  hubId: integer('hub_id').notNull().references(() => customerHubs.id),
+  path: text('path').notNull(),
+  kind: text('kind', { enum: ['image', 'pdf', 'zip'] }).notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  sha256: text('sha256'),
+  /** image: {width, height, dpi, dpiStated}; pdf: {pages, width, height} */
+  meta: jsonb('meta').$type<Record<string, unknown>>(),
+  /** Path of the kept original after a crop, for undo. */
+  originalPath: text('original_path'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('stored_files_path_uq').on(t.hubId, t.path)]);
+
+export type WorkFile = {
+  fileName: string;
+  filePath: string;
+  component: string | null;
+  width: number;
+  height: number;
+  dpi: number | null;
+  pages: number;
+};
+
+/** A work parsed from an upload: one article that becomes one order line. */
+export const works = pgTable('works', {
+  uuid: uuid('uuid').primaryKey(),
+  hubId: integer('hub_id').notNull().references(() => customerHubs.id),
+  articleName: text('article_name').notNull(),
+  filePath: text('file_path').notNull(),
+  fileName: text('file_name').notNull(),
+  files: jsonb('files').$type<WorkFile[]>().notNull(),
+  pageCount: integer('page_count').notNull(),
+  state: text('state', { enum: ['unmatch', 'match', 'abnormal', 'dpiAbnormal'] }).notNull().default('unmatch'),
+  productId: integer('product_id'),
+  propertyConfigId: integer('property_config_id'),
+  /** The stored outcome of the last checkFile, so the order can re-verify it. */
+  checkResult: jsonb('check_result').$type<Record<string, unknown>>(),
+  checkPassed: boolean('check_passed'),
+  addPageNum: integer('add_page_num'),
+  fileArea: doublePrecision('file_area'),
+  checkedAt: timestamp('checked_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('works_hub_idx').on(t.hubId, t.filePath)]);

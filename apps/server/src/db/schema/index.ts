@@ -1,0 +1,6 @@
+export * from './catalogue.ts';
+export * from './hubs.ts';
+export * from './regions.ts';
+export * from './files.ts';
+export * from './tasks.ts';
+export * from './orders.ts';

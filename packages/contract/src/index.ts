@@ -1,0 +1,3 @@
+export * from './messages.ts';
+export * from './enums.ts';
+export * from './api.ts';
