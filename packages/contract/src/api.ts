@@ -1,1 +1,167 @@
-export {};
+import { z } from 'zod';
+import { ErrorType, Toning } from './enums.ts';
+
+/** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
+export const zId = z.coerce.number().int().positive();
+const zPage = z.coerce.number().int().min(0).default(0);
+const zSize = z.coerce.number().int().min(1).max(100).default(20);
+const zText = z.string().trim().max(200);
+
+export const ErrorAnswer = z.object({ message: z.string(), code: z.string().optional() });
+
+// --- login (decisions §2)
+export const AuthenticateBody = z.object({
+  username: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(200),
+  rememberMe: z.boolean().optional(),
+});
+export const AuthenticateAnswer = z.object({ id_token: z.string() });
+export const Account = z.object({
+  login: z.string(),
+  customerId: z.number().int(),
+  customerHubId: z.number().int(),
+  authorities: z.array(z.string()),
+});
+export type Account = z.infer<typeof Account>;
+
+// --- hubs, catalogue (product-spec §7)
+export const HubParams = z.object({ customerHubId: zId });
+export const HubLite = z.object({ id: z.number().int(), name: z.string(), batchAddressParsing: z.boolean() });
+export type HubLite = z.infer<typeof HubLite>;
+
+export type Category = { id: number; name: string; parentId: number | null; categories: Category[] };
+export const Category: z.ZodType<Category> = z.lazy(() =>
+  z.object({ id: z.number().int(), name: z.string(), parentId: z.number().int().nullable(), categories: z.array(Category) }),
+);
+export const CategoryPageQuery = z.object({ client: z.enum(['true', 'false']).optional(), type: z.string().max(20).optional() });
+
+export const ProductsPageQuery = z.object({
+  page: zPage,
+  size: zSize,
+  productCategoryId: zId.optional(),
+  productName: zText.optional(),
+});
+export const ProductSummary = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  name: z.string(),
+  productImage: z.string().nullable(),
+  productCategoryId: z.number().int(),
+  productCategoryName: z.string(),
+  pageCount: z.number().int(),
+  minNumberOfPages: z.number().int().nullable(),
+  maxNumberOfPages: z.number().int().nullable(),
+});
+export type ProductSummary = z.infer<typeof ProductSummary>;
+
+export const ProductsQuery = z.object({
+  dataType: z.string().max(20).optional(),
+  keyword: zText.optional(),
+  productCategoryId: zId.optional(),
+});
+
+export const CategoryProductsPageQuery = ProductsPageQuery.extend({ size: z.coerce.number().int().min(1).max(100).default(10) });
+export const SkuRow = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  sku: z.string(),
+  skuNumber: z.string(),
+  productId: z.number().int(),
+  productName: z.string(),
+  productNumber: z.string(),
+  saleable: z.boolean(),
+});
+export type SkuRow = z.infer<typeof SkuRow>;
+
+export const ProductDetailsQuery = z.object({ productId: zId, customerId: zId.optional() });
+
+export const ObjectPaper = z.object({ id: z.number().int(), paper: z.string(), img: z.string().nullable(), minPageCount: z.number().int().nullable(), maxPageCount: z.number().int().nullable() });
+export const ObjectOperation = z.object({ id: z.number().int(), name: z.string(), combined: z.boolean(), img: z.string().nullable() });
+export const Component = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  cancelled: z.boolean(),
+  width: z.number(),
+  height: z.number(),
+  error: z.number(),
+  errorType: ErrorType,
+  autoOrientationDetection: z.boolean(),
+  resolutionThreshold: z.number().int(),
+  resolutionLimit: z.number().int().nullable(),
+  objectPapers: z.array(ObjectPaper),
+  objectOperations: z.array(ObjectOperation),
+  templateFileUpload: z.boolean(),
+  templateFileName: z.string().nullable(),
+  templateFileUrl: z.string().nullable(),
+  templateRelativeUrl: z.string().nullable(),
+});
+export type Component = z.infer<typeof Component>;
+export const ItemValue = z.object({ id: z.number().int(), itemValue: z.string(), remark: z.string().nullable(), img: z.string().nullable() });
+export const ObjectItem = z.object({ item: z.object({ id: z.number().int(), name: z.string() }), itemValues: z.array(ItemValue) });
+export type ObjectItem = z.infer<typeof ObjectItem>;
+export const PropertyConfig = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  sku: z.string(),
+  skuNumber: z.string(),
+  optionValueIds: z.array(z.number().int()),
+  productId: z.number().int(),
+  productName: z.string(),
+  productNumber: z.string(),
+  saleable: z.boolean(),
+  cancelled: z.boolean(),
+  jhiDefault: z.boolean(),
+  minPageCount: z.number().int().nullable(),
+  maxPageCount: z.number().int().nullable(),
+  customToning: z.boolean(),
+  toning: Toning,
+});
+export type PropertyConfig = z.infer<typeof PropertyConfig>;
+export const ProductDetails = ProductSummary.extend({
+  components: z.array(Component),
+  objectItems: z.array(ObjectItem),
+  propertyConfigs: z.array(PropertyConfig),
+});
+export type ProductDetails = z.infer<typeof ProductDetails>;
+export const ProductDetailsAnswer = z.object({ state: z.literal(200), message: ProductDetails });
+
+export const PriceQuery = z.object({
+  entityId: zId,
+  priceType: z.literal('customer'),
+  productId: zId,
+  propertyConfigId: zId,
+  quantity: z.coerce.number().int().min(1).default(1),
+});
+/** amount is null when the SKU has no price for this customer (the page shows 暂无). */
+export const PriceAnswer = z.object({ amount: z.number().nullable(), propertyConfigId: z.number().int(), quantity: z.number().int(), saleable: z.boolean() });
+
+// --- addresses and regions
+export const ConditionItem = z.object({
+  field: z.enum(['customerHubId', 'isDefault', 'customerId', 'id']),
+  operator: z.literal('equals'),
+  value: z.union([z.number(), z.boolean(), z.string().max(50)]),
+});
+export const ByConditionBody = z.object({
+  items: z.array(ConditionItem).max(10).default([]),
+  page: z.number().int().min(0).default(0),
+  size: z.number().int().min(1).max(100).default(10),
+  sort: z.string().regex(/^id,(asc|desc)$/).default('id,desc'),
+});
+export const CustomerLocation = z.object({
+  id: z.number().int(),
+  customerHubId: z.number().int(),
+  customerId: z.number().int(),
+  contact: z.string(),
+  phone: z.string(),
+  province: z.string(),
+  city: z.string(),
+  district: z.string(),
+  address: z.string(),
+  isDefault: z.boolean(),
+});
+export type CustomerLocation = z.infer<typeof CustomerLocation>;
+export const Region = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export type Region = z.infer<typeof Region>;
+export const CitiesQuery = z.object({ provinceId: zId });
+export const DistrictsQuery = z.object({ cityId: zId });

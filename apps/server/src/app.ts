@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SERVER_MSG } from '@portal/contract';
+import type { Config } from './config.ts';
+import { openDb, type DbHandle } from './db/client.ts';
+import { seedDemo } from './db/seed/demo.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { authRoutes } from './routes/auth.ts';
+import { customerHubRoutes } from './routes/customer-hubs.ts';
+import { fileRoutes, previewRoutes } from './routes/files.ts';
+import { salesOrderRoutes } from './routes/sales-order.ts';
+import { locationRoutes } from './routes/locations.ts';
+import { createServices } from './services/index.ts';
+
+const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
+
+export type { Config };
+
+export type BuildOptions = {
+  /** An already open database (tests); otherwise opened from the config and closed with the app. */
+  db?: DbHandle;
+  logger?: boolean;
+};
+
+/** Builds the whole server: plugins → routes → one error handler. Used by server.ts and by the tests. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.body.password'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    // Large batches keep connections busy; let slow clients finish a chunk before timing out.
+    requestTimeout: 120_000,
+    routerOptions: { maxParamLength: 1000 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const handle = options.db ?? (await openDb(config.databaseUrl
+    ? { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize }
+    : { dataDir: config.dataDir }));
+  if (config.seedDemo) await seedDemo(handle.db, { dataDir: config.dataDir });
+
+  const services = createServices(handle.db, config, app.log);
+  app.decorate('services', services);
+  if (config.runWorker) {
+    services.runner.start();
+    const sweep = () => services.uploads.sweepAbandoned().catch((err) => app.log.warn({ err }, 'sweep of abandoned uploads failed'));
+    const sweeper = setInterval(sweep, 10 * 60_000);
+    sweeper.unref();
+    app.addHook('onReady', async () => void sweep());
+    app.addHook('onClose', async () => clearInterval(sweeper));
+  }
+  // Stop taking work and let running tasks finish before the database closes.
+  app.addHook('onClose', async () => {
+    await services.runner.stop();
+    if (!options.db) await handle.close();
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: '印刷门户 API', description: 'The customer portal of a print shop', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+  await app.register(authPlugin, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds });
+
+  await app.register(async (api) => {
+    await api.register(authRoutes, { services });
+    await api.register(customerHubRoutes, { services });
+    await api.register(locationRoutes, { services });
+    await api.register(fileRoutes, { services, config });
+    await api.register(previewRoutes, { services });
+    await api.register(salesOrderRoutes, { services });
+  }, { prefix: '/api' });
+
+  await app.register(fastifyStatic, { root: path.join(ASSETS_DIR), prefix: '/catalogue-assets/', decorateReply: false, maxAge: '1d' });
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const spa = existsSync(indexHtml);
+  if (spa) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false,
+      setHeaders: (res, file) => {
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      } });
+  } else {
+    app.log.warn({ webDist: config.webDist }, 'the web app is not built: run `npm run build` to serve it');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    // Client-side routes (/login, /batch-upload …) all load the app's page.
+    if (spa && request.method === 'GET' && !request.url.startsWith('/api') && !path.extname(request.url.split('?')[0] ?? '')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', config.webDist);
+    }
+    return reply.status(404).send({ message: SERVER_MSG.notFound, code: 'not-found' });
+  });
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: ReturnType<typeof createServices>;
+  }
+}

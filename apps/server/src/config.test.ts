@@ -1,0 +1,35 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'portal-config-'));
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c).toMatchObject({ port: 8080, dataDir: dir, databaseUrl: undefined, seedDemo: true });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ MAX_ZIP_RATIO: '1' }, 'MAX_ZIP_RATIO'],
+  ])('stops on %o naming %s', (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: tmp(), ...env })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('generates the JWT secret once and keeps it in DATA_DIR', () => {
+    const dir = tmp();
+    const a = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(a.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(a);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8')).toBe(a);
+  });
+});

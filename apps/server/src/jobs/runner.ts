@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { longTasks } from '../db/schema/index.ts';
+import { AppError } from '../errors.ts';
+import { MediaError } from '../media/errors.ts';
+
+export type TaskContext = {
+  taskId: string;
+  hubId: number;
+  /** Reports progress; cheap to call often (writes are throttled). */
+  progress: (done: number, total: number) => void;
+  signal: AbortSignal;
+};
+
+/** One handler per job name; payload and result types are checked by the compiler. */
+export type JobHandler<P, R> = (payload: P, ctx: TaskContext) => Promise<R>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Handlers = Record<string, JobHandler<any, Record<string, unknown>>>;
+
+const LEASE_MS = 60_000;
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Runs long tasks stored as rows. Keep in mind:
+ * - a task is claimed with FOR UPDATE SKIP LOCKED, so among several processes exactly one runs it;
+ * - the claim is a lease renewed while the task runs; a task whose lease ran out (its process died) is
+ *   claimed again, so a task survives a restart; handlers are idempotent for that reason;
+ * - an error meant for the customer fails the task at once; an unexpected one is retried a few times.
+ */
+export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H; log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void }; pollMs?: number; concurrency?: number }) {
+  const { db, handlers, log } = deps;
+  const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const pollMs = deps.pollMs ?? 1000;
+  const concurrency = deps.concurrency ?? 2;
+  let running = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  const active = new Set<Promise<void>>();
+  const abort = new AbortController();
+
+  async function claim() {
+    const rows = (await db.execute(sql`
+      update ${longTasks} set status = 'running', locked_by = ${workerId},
+        locked_until = now() + make_interval(secs => ${LEASE_MS / 1000}), attempts = attempts + 1, updated_at = now()
+      where id = (
+        select id from ${longTasks}
+        where status in ('queued', 'running') and (locked_until is null or locked_until < now())
+        order by created_at
+        for update skip locked
+        limit 1)
+      returning id, hub_id, name, payload, attempts`)) as unknown as { rows: unknown[] };
+    const r = rows.rows[0] as { id: string; hub_id: number; name: string; payload: Record<string, unknown>; attempts: number } | undefined;
+    return r;
+  }
+
+  async function runOne(task: { id: string; hub_id: number; name: string; payload: Record<string, unknown>; attempts: number }) {
+    const mine = and(eq(longTasks.id, task.id), eq(longTasks.lockedBy, workerId));
+    const renew = setInterval(() => {
+      db.update(longTasks).set({ lockedUntil: sql`now() + make_interval(secs => ${LEASE_MS / 1000})` }).where(mine).catch(() => {});
+    }, LEASE_MS / 3);
+    let lastWrite = 0;
+    let pending: { done: number; total: number } | undefined;
+    const flush = () => {
+      if (!pending) return;
+      const p = pending;
+      pending = undefined;
+      lastWrite = Date.now();
+      db.update(longTasks).set({ progressDone: p.done, progressTotal: p.total, updatedAt: new Date() }).where(mine).catch(() => {});
+    };
+    try {
+      if (task.attempts > MAX_ATTEMPTS) throw new AppError(500, 'too-many-attempts', '任务多次失败，请重新上传');
+      const handler = handlers[task.name];
+      if (!handler) throw new AppError(500, 'unknown-job', `unknown job ${task.name}`);
+      const result = await handler(task.payload, {
+        taskId: task.id, hubId: task.hub_id, signal: abort.signal,
+        progress: (done, total) => {
+          pending = { done, total };
+          if (Date.now() - lastWrite > 250) flush();
+        },
+      });
+      flush();
+      await db.update(longTasks).set({ status: 'finished', result, lockedUntil: null, updatedAt: new Date(),
+        progressDone: sql`greatest(${longTasks.progressDone}, ${longTasks.progressTotal})` }).where(mine);
+    } catch (err) {
+      const userFacing = err instanceof MediaError || (err instanceof AppError && err.status < 500) || task.attempts >= MAX_ATTEMPTS;
+      if (abort.signal.aborted) {
+        // Shutting down: leave it to be claimed again after the lease.
+      } else if (userFacing) {
+        const message = err instanceof Error && (err instanceof MediaError || err instanceof AppError) ? err.message : '任务执行失败，请重新上传';
+        await db.update(longTasks).set({ status: 'failed', error: message, lockedUntil: null, updatedAt: new Date() }).where(mine).catch(() => {});
+      } else {
+        log.error({ err, taskId: task.id }, 'task failed; it will be retried');
+        await db.update(longTasks).set({ lockedUntil: sql`now() + interval '2 seconds'`, updatedAt: new Date() }).where(mine).catch(() => {});
+      }
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async function tick() {
+    timer = undefined;
+    if (stopped) return;
+    try {
+      while (!stopped && running < concurrency) {
+        const task = await claim();
+        if (!task) break;
+        running++;
+        const p = runOne(task).finally(() => {
+          running--;
+          active.delete(p);
+          poke();
+        });
+        active.add(p);
+      }
+    } catch (err) {
+      log.error({ err }, 'task claim failed');
+    }
+    if (!stopped && !timer) timer = setTimeout(tick, pollMs);
+  }
+
+  function poke() {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, 0);
+  }
+
+  return {
+    workerId,
+    async enqueue<N extends keyof H & string>(hubId: number, name: N, payload: Parameters<H[N]>[0]): Promise<string> {
+      const id = randomUUID();
+      await db.insert(longTasks).values({ id, hubId, name, payload: payload as Record<string, unknown> });
+      poke();
+      return id;
+    },
+    async get(hubId: number, id: string) {
+      const [t] = await db.select().from(longTasks).where(and(eq(longTasks.id, id), eq(longTasks.hubId, hubId)));
+      return t;
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      poke();
+    },
+    /** Stops claiming; waits for running tasks (up to graceMs), then abandons them to be re-run. */
+    async stop(graceMs = 20_000) {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const all = Promise.all([...active]);
+      const timeout = new Promise((r) => setTimeout(r, graceMs).unref());
+      await Promise.race([all, timeout]);
+      abort.abort();
+    },
+  };
+}
+export type TaskRunner = ReturnType<typeof createTaskRunner>;

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { SERVER_MSG } from '@portal/contract';
+import { AppError } from '../errors.ts';
+
+/**
+ * The one place errors become answers. Customer-facing errors keep their message; anything unexpected
+ * is logged with its stack and answered with a generic 500 that reveals nothing.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+      if (err instanceof AppError) {
+        return reply.status(err.status).send(err.body ?? { message: err.message, code: err.code });
+      }
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        const details = err.validation.map((v) => {
+          const where = (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.');
+          return where ? `${where}: ${v.message}` : (v.message ?? '');
+        });
+        const message = `${SERVER_MSG.badRequest}：${details.join('；')}`;
+        return reply.status(400).send({ message, code: 'validation', details });
+      }
+      if (isResponseSerializationError(err)) {
+        request.log.error({ err, cause: err.cause }, 'response does not match its schema');
+        return reply.status(500).send({ message: SERVER_MSG.internal, code: 'internal' });
+      }
+      const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+      if (status >= 500) {
+        request.log.error({ err }, 'unexpected error');
+        return reply.status(status).send({ message: SERVER_MSG.internal, code: 'internal' });
+      }
+      const code = 'code' in err && typeof err.code === 'string' ? err.code : 'bad-request';
+      const message =
+        code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? SERVER_MSG.bodyTooLarge
+        : code.startsWith('FST_ERR_CTP') || code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? `${SERVER_MSG.badRequest}：${err.message}`
+        : err.message;
+      return reply.status(status).send({ message, code });
+    });
+  },
+  { name: 'error-handler' },
+);

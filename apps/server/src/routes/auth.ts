@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Account, AuthenticateAnswer, AuthenticateBody, ErrorAnswer, SERVER_MSG } from '@portal/contract';
+import { tooMany, unauthorized } from '../errors.ts';
+import { signToken } from '../plugins/auth.ts';
+import type { Services } from '../services/index.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post('/authenticate', {
+    config: { public: true },
+    schema: { tags: ['login'], body: AuthenticateBody, response: { 200: AuthenticateAnswer, 401: ErrorAnswer, 429: ErrorAnswer } },
+  }, async (request) => {
+    const { username, password } = request.body;
+    const wait = services.loginGuard.retryAfter(request.ip, username);
+    if (wait > 0) throw tooMany(`${SERVER_MSG.tooManyLogins}（${Math.ceil(wait / 60)}分钟后）`);
+    const user = await services.accounts.verifyLogin(username, password);
+    if (!user) {
+      services.loginGuard.fail(request.ip, username);
+      throw unauthorized(SERVER_MSG.badCredentials);
+    }
+    services.loginGuard.succeed(request.ip, username);
+    return { id_token: signToken(app, user) };
+  });
+
+  app.get('/account', { schema: { tags: ['login'], response: { 200: Account } } }, async (request) => {
+    const u = request.user;
+    return { login: u.login, customerId: u.customerId, customerHubId: u.hubId, authorities: u.authorities };
+  });
+
+  app.get('/health', { config: { public: true }, schema: { tags: ['ops'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }));
+};

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import type { Services } from '../services/index.ts';
+import { normaliseChunkFields, uploadRefusal, type ChunkAnswer } from '../services/uploads.ts';
+
+const ChunkAnswerSchema = z.object({
+  state: z.literal(200),
+  message: z.union([
+    z.object({ status: z.literal(300), filePath: z.string(), relativeUrl: z.string(), accessUrl: z.string(), info: z.record(z.string(), z.unknown()) }),
+    z.object({ status: z.literal(200) }),
+  ]),
+});
+const RefusalSchema = z.object({ state: z.literal(400), message: z.object({ status: z.literal(400), error: z.string() }) });
+
+const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
+
+export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Config }> = async (app, { services, config }) => {
+  const tags = ['files'];
+
+  app.post('/files/updateFile', {
+    schema: {
+      tags,
+      description: 'One chunk of a file (multipart: the fields of decisions §3, then the part `file`). simple-uploader.js names are accepted too.',
+      consumes: ['multipart/form-data'],
+      response: { 200: ChunkAnswerSchema, 400: RefusalSchema, 413: RefusalSchema },
+    },
+  }, async (request) => {
+    if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
+    const fields: Record<string, string> = {};
+    let answer: ChunkAnswer | undefined;
+    try {
+      for await (const part of request.parts({ limits: { fileSize: config.upload.maxChunkBytes, fields: 40, fieldSize: 4096, files: 1, parts: 42 } })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        let chunk;
+        try {
+          chunk = normaliseChunkFields(fields, config);
+        } catch (err) {
+          part.file.resume();
+          throw err;
+        }
+        answer = await services.uploads.receiveChunk(request.user.hubId, chunk, part.file);
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const code = (err as { code?: string }).code ?? '';
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw uploadRefusal(`分片过大，每个分片不能超过${config.upload.maxChunkBytes}字节`, 413, 'too-large');
+      if (code.startsWith('FST_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw uploadRefusal('上传内容不完整，请重试');
+      if (code === 'ENOSPC') throw new AppError(507, 'disk-full', '服务器存储空间不足，请联系印刷厂', { state: 400, message: { status: 400, error: '服务器存储空间不足，请联系印刷厂' } });
+      throw err;
+    }
+    if (!answer) throw uploadRefusal('缺少文件内容');
+    return answer;
+  });
+
+  app.get('/files/raw/:hubId/*', {
+    config: { public: true },
+    schema: { tags, params: z.object({ hubId: z.coerce.number().int().positive(), '*': z.string().max(2000) }),
+      querystring: z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional(), download: z.enum(['1']).optional() }) },
+  }, async (request, reply) => {
+    const { hubId } = request.params;
+    const rel = request.params['*'];
+    const signed = services.urls.verify(`hub:${hubId}:${rel}`, request.query.exp, request.query.sig);
+    if (!signed) {
+      // Without a valid signature the file is served only to its own hub's logged-in customer.
+      let caller;
+      try { caller = await request.jwtVerify<{ hid: number }>(); } catch { /* no token */ }
+      if (!caller || caller.hid !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+    }
+    const file = await services.files.open(hubId, rel);
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    return reply
+      .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, max-age=300')
+      .type(MIME[ext] ?? 'application/octet-stream')
+      .send(file);
+  });
+
+  app.post('/files/deleteFile', {
+    schema: { tags, body: z.object({ filePath: z.string().min(1).max(1024) }), response: { 200: z.object({ state: z.literal(200), message: z.object({ deleted: z.number().int() }) }) } },
+  }, async (request) => ({ state: 200 as const, message: { deleted: await services.files.remove(request.user.hubId, request.body.filePath) } }));
+};
+
+export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get('/files/preview/:hubId/*', {
+    config: { public: true },
+    schema: { tags: ['files'], params: z.object({ hubId: z.coerce.number().int().positive(), '*': z.string().max(2000) }),
+      querystring: z.object({ page: z.coerce.number().int().min(1).max(100000).optional(), exp: z.string().max(20).optional(), sig: z.string().max(100).optional(), t: z.string().max(30).optional() }) },
+  }, async (request, reply) => {
+    const { hubId } = request.params;
+    const rel = request.params['*'];
+    if (!services.previews.verify(hubId, rel, request.query.exp, request.query.sig)) {
+      let caller;
+      try { caller = await request.jwtVerify<{ hid: number }>(); } catch { /* no token */ }
+      if (!caller || caller.hid !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+    }
+    const stream = await services.previews.open(hubId, rel, request.query.page ?? null);
+    return reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=300')
+      .header('content-disposition', 'inline').type('image/jpeg').send(stream);
+  });
+};

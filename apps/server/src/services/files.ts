@@ -1,0 +1,36 @@
+import { and, eq, like, or } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { storedFiles } from '../db/schema/index.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import { cleanRelativePath } from '../storage/paths.ts';
+
+function escapeLike(s: string) {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Reading and removing a hub's stored files by their hub-relative paths. */
+export function createFileService(db: Db, store: FileStore) {
+  return {
+    async open(hubId: number, rel: string) {
+      const clean = cleanRelativePath(rel);
+      const s = await store.stat(hubId, clean);
+      if (!s || s.isDirectory) throw notFound('文件不存在');
+      return store.read(hubId, clean);
+    },
+    /** Removes a stored file or a work's whole folder; answers how many stored files went with it. */
+    async remove(hubId: number, rel: string): Promise<number> {
+      const clean = cleanRelativePath(rel);
+      if (!/^(upload|unzip)\//.test(clean) || clean.split('/').length < 3) throw badRequest('只能删除上传的文件或文件夹', 'bad-path');
+      const s = await store.stat(hubId, clean);
+      if (!s) throw notFound('文件不存在');
+      const gone = await db.delete(storedFiles)
+        .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
+        .returning({ id: storedFiles.id });
+      await store.remove(hubId, clean);
+      await store.remove(hubId, `.previews/${clean}`);
+      return Math.max(gone.length, 1);
+    },
+  };
+}
+export type FileService = ReturnType<typeof createFileService>;

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { createTaskRunner } from '../jobs/runner.ts';
+import { createLocalFileStore } from '../storage/file-store.ts';
+import { createTemplateStore } from '../storage/templates.ts';
+import { createAccountService } from './accounts.ts';
+import { createCatalogueService } from './catalogue.ts';
+import { createFileUrls } from './file-urls.ts';
+import { createFileService } from './files.ts';
+import { createLocationService } from './locations.ts';
+import { LoginGuard } from './login-guard.ts';
+import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
+import { createPreviewService } from './previews.ts';
+import { createTaskService } from './tasks.ts';
+import { createUploadService } from './uploads.ts';
+
+type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+
+/** Everything the routes call, built once per app from explicit dependencies. */
+export function createServices(db: Db, config: Config, log: Log) {
+  const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
+  const store = createLocalFileStore(path.join(config.dataDir, 'files'));
+  // The runner needs the parse handler and the parse service needs to enqueue: tie them late.
+  let parse: ReturnType<typeof createParseService> | undefined;
+  const runner = createTaskRunner({
+    db, log,
+    handlers: { parse: (payload: ParseJob, ctx) => parse!.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>> },
+  });
+  parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
+  return {
+    urls,
+    store,
+    runner,
+    parse,
+    accounts: createAccountService(db),
+    catalogue: createCatalogueService(db, urls),
+    locations: createLocationService(db),
+    loginGuard: new LoginGuard(config.login.maxFailures, config.login.windowSeconds * 1000),
+    templates: createTemplateStore(path.join(config.dataDir, 'templates')),
+    uploads: createUploadService({ db, store, urls, config, log }),
+    files: createFileService(db, store),
+    previews: createPreviewService(db, store, urls),
+    tasks: createTaskService(runner),
+  };
+}
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,168 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, like, or } from 'drizzle-orm';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
+import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
+import { notFound, badRequest } from '../errors.ts';
+import { MediaError } from '../media/errors.ts';
+import { readImageMeta } from '../media/image.ts';
+import { readPdfMeta } from '../media/pdf.ts';
+import { extractZip } from '../media/zip.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import { cleanRelativePath } from '../storage/paths.ts';
+import type { TaskContext } from '../jobs/runner.ts';
+
+export type Work = WorkOut & { uuid: string; quantity: 1; state: 'unmatch' };
+export type ParseResult = { works: Work[]; unsupported: Unsupported[] };
+export type ParseAnswer = { state: 200; message: ParseResult } | { state: 100; message: { taskId: string } };
+export type ParseJob = { filePath: string };
+
+/** Items above this many files are parsed as a long task, so the request stays short. */
+export const INLINE_FILE_LIMIT = 50;
+const META_CONCURRENCY = 4;
+
+function escapeLike(s: string) {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A uuid made from a seed, so a task re-run after a restart writes the same works, not new ones. */
+function stableUuid(seed: string) {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  }));
+  return out;
+}
+
+export function createParseService(deps: { db: Db; store: FileStore; config: Config; enqueue: (hubId: number, name: 'parse', payload: ParseJob) => Promise<string> }) {
+  const { db, store, config } = deps;
+
+  async function componentNames(): Promise<Set<string>> {
+    const rows = await db.selectDistinct({ name: productComponents.name }).from(productComponents);
+    return new Set(rows.map((r) => r.name));
+  }
+
+  /** The metadata read at upload for every file below (or at) a path; files without it are read now. */
+  async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
+    const known = new Map<string, { kind: string; meta: Record<string, unknown> | null }>();
+    const prefixes = [...new Set(paths.map((p) => p.split('/').slice(0, 3).join('/')))];
+    for (const prefix of prefixes) {
+      const rows = await db.select({ path: storedFiles.path, kind: storedFiles.kind, meta: storedFiles.meta }).from(storedFiles)
+        .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, prefix), like(storedFiles.path, `${escapeLike(prefix)}/%`))));
+      for (const r of rows) known.set(r.path, r);
+    }
+    const damaged: Unsupported[] = [];
+    let done = 0;
+    const files = await mapLimit(paths, META_CONCURRENCY, async (p): Promise<ParsedFile | null> => {
+      const kind = kindOf(p);
+      const result = await (async (): Promise<ParsedFile | null> => {
+        if (kind !== 'image' && kind !== 'pdf') return { path: p, kind: 'other', width: 0, height: 0, dpi: null, pages: 0 };
+        const row = known.get(p);
+        const m = row?.meta;
+        if (m && kind === 'image' && typeof m.width === 'number') return { path: p, kind, width: m.width, height: m.height as number, dpi: m.dpi as number, pages: 1 };
+        if (m && kind === 'pdf' && typeof m.pages === 'number') return { path: p, kind, width: m.width as number, height: m.height as number, dpi: null, pages: m.pages };
+        try {
+          const abs = store.localPath(hubId, p);
+          const size = (await store.stat(hubId, p))?.size ?? 0;
+          if (kind === 'image') {
+            const im = await readImageMeta(abs);
+            const meta = { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated };
+            await db.insert(storedFiles).values({ hubId, path: p, kind: 'image', size, meta }).onConflictDoNothing();
+            return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
+          }
+          const pm = await readPdfMeta(abs);
+          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0 };
+          await db.insert(storedFiles).values({ hubId, path: p, kind: 'pdf', size, meta }).onConflictDoNothing();
+          return { path: p, kind, ...meta, dpi: null };
+        } catch (err) {
+          const reason = err instanceof MediaError ? err.message : '文件破损，无法读取';
+          damaged.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason });
+          return null;
+        }
+      })();
+      onProgress?.(++done);
+      return result;
+    });
+    return { files: files.filter((f): f is ParsedFile => f !== null), damaged: damaged.sort((a, b) => naturalCompare(a.filePath, b.filePath)) };
+  }
+
+  async function saveWorks(hubId: number, found: WorkOut[], seed: string | null): Promise<Work[]> {
+    const out: Work[] = found.map((w, i) => ({ ...w, uuid: seed ? stableUuid(`${seed}:${i}`) : randomUUID(), quantity: 1 as const, state: 'unmatch' as const }));
+    if (out.length) {
+      await db.insert(worksTable).values(out.map((w) => ({
+        uuid: w.uuid, hubId, articleName: w.articleName, filePath: w.filePath, fileName: w.fileName, files: w.files, pageCount: w.pageCount,
+      }))).onConflictDoNothing();
+    }
+    return out;
+  }
+
+  async function parseFolder(hubId: number, folder: string, ctx?: TaskContext): Promise<ParseResult> {
+    const entries = (await store.list(hubId, folder)).filter((e) => !e.isDirectory).map((e) => e.path);
+    ctx?.progress(0, entries.length);
+    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx?.progress(d, entries.length));
+    const w = workOfFolder(folder, files, await componentNames());
+    return { works: await saveWorks(hubId, w ? [w] : [], ctx ? ctx.taskId : null), unsupported: [...unsupportedBelow(folder, files), ...damaged] };
+  }
+
+  /** Extracts a zip next to it (once: a re-run finds the extraction done) and parses what came out. */
+  async function parseZip(hubId: number, zipPath: string, ctx: TaskContext): Promise<ParseResult> {
+    const zipName = zipPath.slice(zipPath.lastIndexOf('/') + 1);
+    const dest = `unzip/${zipPath.split('/')[1]}/${createHash('sha256').update(zipPath).digest('hex').slice(0, 12)}`;
+    const marker = `${dest}/.extracted`;
+    if (!(await store.stat(hubId, marker))) {
+      await store.remove(hubId, dest);
+      await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
+        ctx.progress(i, total * 2);
+        return !isIgnored(entry.name);
+      });
+      await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
+    }
+    const entries = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker).map((e) => e.path);
+    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2));
+    const found = worksOfZip(dest, stripExt(zipName), files, await componentNames());
+    return { works: await saveWorks(hubId, found, ctx.taskId), unsupported: [...unsupportedBelow(dest, files), ...damaged] };
+  }
+
+  async function locate(hubId: number, filePath: string) {
+    const clean = cleanRelativePath(filePath);
+    if (!clean.startsWith('upload/') || clean.split('/').length < 3) throw badRequest('只能解析上传的文件或文件夹', 'bad-path');
+    const s = await store.stat(hubId, clean);
+    if (!s) throw notFound('文件不存在，请重新上传');
+    return { path: clean, isDirectory: s.isDirectory };
+  }
+
+  return {
+    async parse(hubId: number, filePath: string): Promise<ParseAnswer> {
+      const item = await locate(hubId, filePath);
+      if (!item.isDirectory) {
+        const kind = kindOf(item.path);
+        if (kind === 'zip') return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
+        if (kind === 'other') throw badRequest('只能上传.zip,.pdf,.png,.jpg', 'unsupported');
+        const { files, damaged } = await describeFiles(hubId, [item.path]);
+        if (!files[0]) throw badRequest(damaged[0]?.reason ?? '文件破损', 'damaged');
+        return { state: 200, message: { works: await saveWorks(hubId, [workOfFile(files[0])], null), unsupported: [] } };
+      }
+      const count = (await store.list(hubId, item.path)).filter((e) => !e.isDirectory).length;
+      if (count > INLINE_FILE_LIMIT) return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
+      return { state: 200, message: await parseFolder(hubId, item.path) };
+    },
+
+    /** The long task behind a state-100 answer. */
+    async runJob(payload: ParseJob, ctx: TaskContext): Promise<ParseResult> {
+      const item = await locate(ctx.hubId, payload.filePath);
+      if (item.isDirectory) return parseFolder(ctx.hubId, item.path, ctx);
+      return parseZip(ctx.hubId, item.path, ctx);
+    },
+  };
+}
+export type ParseService = ReturnType<typeof createParseService>;

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+const SERVER = fileURLToPath(new URL('..', import.meta.url));
+export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A hash of everything that shapes a fresh database, so a prepared one is reused until they change. */
+function schemaHash(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (!name.endsWith('.test.ts')) h.update(p).update(readFileSync(p));
+    }
+  };
+  for (const d of ['drizzle', 'src/db', 'assets']) if (existsSync(path.join(SERVER, d))) walk(path.join(SERVER, d));
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * PGlite needs seconds to create and migrate a database, so it is done once: a migrated, seeded DATA_DIR
+ * is kept in the temp folder and each test copies it. PostgreSQL gets a template database the same way.
+ */
+export default async function setup(project: TestProject) {
+  const hash = schemaHash();
+  const { openDb } = await import('../src/db/client.ts');
+  const { seedDemo } = await import('../src/db/seed/demo.ts');
+
+  const templateDir = path.join(os.tmpdir(), `portal-test-datadir-${hash}`);
+  if (!existsSync(path.join(templateDir, 'ready'))) {
+    const building = `${templateDir}.${process.pid}`;
+    await rm(building, { recursive: true, force: true });
+    await mkdir(building, { recursive: true });
+    const handle = await openDb({ dataDir: building });
+    await seedDemo(handle.db, { dataDir: building });
+    await handle.close();
+    await writeFile(path.join(building, 'ready'), hash);
+    await rm(templateDir, { recursive: true, force: true });
+    await rename(building, templateDir);
+  }
+  project.provide('pgliteTemplateDir', templateDir);
+
+  const templateDb = `portal_tpl_${hash}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [templateDb]);
+    if (exists.rowCount === 0) {
+      const building = `${templateDb}_b${process.pid}`;
+      await admin.query(`drop database if exists ${building}`);
+      await admin.query(`create database ${building}`);
+      const handle = await openDb({ databaseUrl: withDatabase(PG_ADMIN_URL, building) });
+      await seedDemo(handle.db, { dataDir: templateDir });
+      await handle.close();
+      await admin.query(`alter database ${building} rename to ${templateDb}`);
+    }
+    // Old templates and databases left by killed runs.
+    const stale = await admin.query(`select datname from pg_database where datname like 'portal_t%' and datname <> $1`, [templateDb]);
+    for (const r of stale.rows as Array<{ datname: string }>) {
+      // portal_test_<pid>_<n>: dropped only when the run that made it is gone.
+      const pid = Number(/^portal_test_(\d+)_/.exec(r.datname)?.[1]);
+      const orphan = r.datname.startsWith('portal_tpl_') || (pid > 0 && !isAlive(pid));
+      if (orphan) await admin.query(`drop database if exists ${r.datname} with (force)`).catch(() => {});
+    }
+  } finally {
+    await admin.end();
+  }
+  project.provide('pgTemplateDb', templateDb);
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function withDatabase(url: string, db: string) {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplateDir: string;
+    pgTemplateDb: string;
+  }
+}
