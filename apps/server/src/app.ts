@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -12,6 +12,8 @@ import { SERVER_MSG } from '@portal/contract';
 import type { Config } from './config.ts';
 import { openDb, type DbHandle } from './db/client.ts';
 import { seedDemo } from './db/seed/demo.ts';
+import { catalogueStoreDirs } from './db/seed/import.ts';
+import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -20,8 +22,6 @@ import { fileRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
 import { createServices } from './services/index.ts';
-
-const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
 
 export type { Config };
 
@@ -50,6 +50,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const handle = options.db ?? (await openDb(config.databaseUrl
     ? { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize }
     : { dataDir: config.dataDir }));
+  // Regions are reference data every shop needs, demo or not; both seeds do nothing once done.
+  await seedRegions(handle.db);
   if (config.seedDemo) await seedDemo(handle.db, { dataDir: config.dataDir });
 
   const services = createServices(handle.db, config, app.log);
@@ -102,7 +104,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(salesOrderRoutes, { services });
   }, { prefix: '/api' });
 
-  await app.register(fastifyStatic, { root: path.join(ASSETS_DIR), prefix: '/catalogue-assets/', decorateReply: false, maxAge: '1d' });
+  // Product and option pictures of the imported catalogue (public: they are the shop's shop window).
+  const { imagesDir } = catalogueStoreDirs(config.dataDir);
+  await mkdir(imagesDir, { recursive: true });
+  await app.register(fastifyStatic, { root: imagesDir, prefix: '/catalogue-assets/', decorateReply: false, maxAge: '1d' });
   const indexHtml = path.join(config.webDist, 'index.html');
   const spa = existsSync(indexHtml);
   if (spa) {

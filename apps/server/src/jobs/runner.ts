@@ -147,7 +147,7 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
     async stop(graceMs = 20_000) {
       stopped = true;
       if (timer) clearTimeout(timer);
-      const all = Promise.all([...active]);
+      const all = Promise.all(active);
       const timeout = new Promise((r) => setTimeout(r, graceMs).unref());
       await Promise.race([all, timeout]);
       abort.abort();

@@ -67,9 +67,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     const signed = services.urls.verify(`hub:${hubId}:${rel}`, request.query.exp, request.query.sig);
     if (!signed) {
       // Without a valid signature the file is served only to its own hub's logged-in customer.
-      let caller;
-      try { caller = await request.jwtVerify<{ hid: number }>(); } catch { /* no token */ }
-      if (!caller || caller.hid !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      const caller = await request.jwtVerify().then(() => request.user, () => null);
+      if (!caller || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     const file = await services.files.open(hubId, rel);
     const name = rel.slice(rel.lastIndexOf('/') + 1);
@@ -96,9 +95,8 @@ export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     const { hubId } = request.params;
     const rel = request.params['*'];
     if (!services.previews.verify(hubId, rel, request.query.exp, request.query.sig)) {
-      let caller;
-      try { caller = await request.jwtVerify<{ hid: number }>(); } catch { /* no token */ }
-      if (!caller || caller.hid !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      const caller = await request.jwtVerify().then(() => request.user, () => null);
+      if (!caller || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     const stream = await services.previews.open(hubId, rel, request.query.page ?? null);
     return reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=300')

@@ -183,6 +183,11 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       }
       const key = uploadKey(f.folderId, f.identifier);
       const written = await store.writeChunk(hubId, key, f.chunkIndex, data);
+      // A multipart stream cut at the chunk limit ends quietly with `truncated` set: refuse what was cut.
+      if ((data as { truncated?: boolean }).truncated) {
+        await store.removeChunk(hubId, key, f.chunkIndex);
+        throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
+      }
       if (written === 0) throw uploadRefusal('分片内容为空，请重新上传');
       if (f.chunkIndex === 1) {
         const head = await readHead(store.chunkPath(hubId, key, 1));

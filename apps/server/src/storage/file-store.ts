@@ -30,6 +30,7 @@ export interface FileStore {
   /** Concatenates chunks 1..total into rel atomically and returns the bytes written. */
   assemble(hubId: number, uploadKey: string, total: number, rel: string): Promise<number>;
   removeChunks(hubId: number, uploadKey: string): Promise<void>;
+  removeChunk(hubId: number, uploadKey: string, index: number): Promise<void>;
 }
 
 const tmpName = (p: string) => `${p}.tmp-${randomBytes(6).toString('hex')}`;
@@ -134,6 +135,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       await rename(tmp, target);
       return written;
     },
+    removeChunk: async (hubId, key, index) => rm(path.join(chunkDir(hubId, key), String(index)), { force: true }),
     removeChunks: async (hubId, key) => rm(chunkDir(hubId, key), { recursive: true, force: true }),
   };
 }

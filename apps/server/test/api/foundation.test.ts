@@ -185,6 +185,11 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
       expect(unsigned.status).toBe(403);
 
       expect((await t.call('GET', '/api/customer-hubs/getProductDetails?productId=999999', { token: demo })).status).toBe(404);
+
+      expect(p.productImage).toMatch(/^\/catalogue-assets\//);
+      const image = await fetch(t.url + p.productImage!);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
     });
 
     it('gives the customer price at quantity 1, null where a SKU has none, and flags unsaleable SKUs', async () => {

@@ -23,18 +23,24 @@ export type TestApp = {
   call: (method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
   login: (username: string, password: string) => Promise<string>;
   close: () => Promise<void>;
+  /** Stops the server but keeps its data, for a restart with startApp(kind, env, t.keep). */
+  stop: () => Promise<void>;
+  keep: { dataDir: string; databaseUrl?: string; dbName?: string };
 };
 
 /**
  * A real server on a free port over a real database: a copy of the prepared PGlite DATA_DIR, or a fresh
  * PostgreSQL database cloned from the prepared template.
  */
-export async function startApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  await cp(inject('pgliteTemplateDir'), dataDir, { recursive: true });
-  let dbName: string | undefined;
-  let databaseUrl: string | undefined;
-  if (kind === 'postgres') {
+export async function startApp(kind: DbKind, env: Record<string, string> = {}, reuse?: { dataDir: string; databaseUrl?: string; dbName?: string }): Promise<TestApp> {
+  let dataDir = reuse?.dataDir ?? '';
+  if (!reuse) {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
+    await cp(inject('pgliteTemplateDir'), dataDir, { recursive: true });
+  }
+  let dbName: string | undefined = reuse?.dbName;
+  let databaseUrl: string | undefined = reuse?.databaseUrl;
+  if (kind === 'postgres' && !reuse) {
     dbName = `portal_test_${process.pid}_${++counter}_${Date.now() % 100000}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
@@ -50,7 +56,7 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}): 
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   const call: TestApp['call'] = (method, p, opts = {}) => {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined;
     if (opts.body !== undefined) {
@@ -67,9 +73,19 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}): 
       if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status}`);
       return ((await res.json()) as { id_token: string }).id_token;
     },
-    async close() {
+    keep: { dataDir, databaseUrl, dbName },
+    async stop() {
+      // Responses a test never read would keep their connections, and close() would wait for them.
+      app.server.closeAllConnections();
       await app.close();
       await db.close();
+    },
+    async close() {
+      if (app.server.listening) {
+        app.server.closeAllConnections();
+        await app.close();
+      }
+      await db.close().catch(() => {});
       await rm(dataDir, { recursive: true, force: true });
       if (dbName) {
         const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

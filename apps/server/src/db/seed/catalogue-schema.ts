@@ -1,0 +1,259 @@
+import { z } from 'zod';
+
+/**
+ * The catalogue file a print shop loads with `npm run import-catalogue`: categories, products with their
+ * components, options and SKUs, and prices. Customers and hubs are not part of it (add-customer makes them).
+ * Every product, SKU and price is keyed by its number, so importing the same file again changes nothing.
+ */
+
+const REQUIRED = '必填';
+
+const text = z.string({ error: (i) => (i.input === undefined ? REQUIRED : '必须是文本') }).trim().min(1, { error: '不能为空' });
+const optionalText = z.string({ error: '必须是文本' }).trim().nullish();
+
+const num = z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是数字') });
+const positive = num.positive({ error: '必须大于0' });
+const nonNegative = num.min(0, { error: '不能小于0' });
+const pageCount = z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是整数') })
+  .int({ error: '必须是整数' }).min(1, { error: '必须大于0' });
+const bool = z.boolean({ error: '必须是 true 或 false' });
+const money = nonNegative.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: '最多两位小数' });
+
+/** A path below a folder of the catalogue: no absolute paths, no `..`, no backslashes, so it cannot escape. */
+const relativeFile = text.refine(
+  (p) => !p.startsWith('/') && !p.includes('\\') && !p.includes('\0') && !/^[a-zA-Z]:/.test(p)
+    && p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..'),
+  { error: '必须是目录内的相对路径（不能以 / 开头，不能含 .. 或 \\）' },
+);
+/** An image: a file under the catalogue's image folder, or an absolute http(s) URL kept as given. */
+const image = z.union([z.string().trim().regex(/^https?:\/\/\S+$/), relativeFile], { error: '必须是图片文件的相对路径或 http(s) 地址' }).nullish();
+
+export type CategoryInput = { key: string; name: string; children?: CategoryInput[] | undefined };
+const categorySchema: z.ZodType<CategoryInput> = z.lazy(() =>
+  z.strictObject({
+    key: text,
+    name: text,
+    children: z.array(categorySchema).optional(),
+  }),
+);
+
+const paperSchema = z.strictObject({
+  name: text,
+  minPageCount: pageCount.nullish(),
+  maxPageCount: pageCount.nullish(),
+  img: image,
+});
+
+const operationSchema = z.strictObject({
+  name: text,
+  /** A combined operation applies to the whole product (e.g. 装订) rather than to each page. */
+  combined: bool.default(false),
+  img: image,
+});
+
+const componentSchema = z.strictObject({
+  name: text,
+  /** Finished size in millimetres. */
+  width: positive,
+  height: positive,
+  /** Tolerance; `errorType` says whether it is in millimetres or a percentage of the size. */
+  error: nonNegative.default(0),
+  errorType: z.enum(['mm', 'percent'], { error: '必须是 "mm" 或 "percent"' }).default('mm'),
+  autoOrientationDetection: bool.default(false),
+  /** Minimum DPI, 0 = no threshold. */
+  resolutionThreshold: nonNegative.int({ error: '必须是整数' }).default(0),
+  resolutionLimit: positive.int({ error: '必须是整数' }).nullish(),
+  /** A file name under the catalogue's template folder. */
+  templateFile: relativeFile.nullish(),
+  papers: z.array(paperSchema).default([]),
+  operations: z.array(operationSchema).default([]),
+});
+
+const optionValueSchema = z.strictObject({ name: text, remark: optionalText, img: image });
+const optionItemSchema = z.strictObject({
+  name: text,
+  values: z.array(optionValueSchema).min(1, { error: '至少需要一个选项值' }),
+});
+
+const skuSchema = z.strictObject({
+  /** The SKU's key (unique in the whole catalogue); prices name it. */
+  number: text,
+  skuNumber: text,
+  /** One value name per option item, in the order of the product's optionItems. */
+  options: z.array(text),
+  saleable: bool.default(true),
+  cancelled: bool.default(false),
+  default: bool.default(false),
+  minPageCount: pageCount.nullish(),
+  maxPageCount: pageCount.nullish(),
+  customToning: bool.default(false),
+  toning: z.enum(['Manual', 'None'], { error: '必须是 "Manual" 或 "None"' }).default('None'),
+  /** Sizes (mm) of some components for this SKU, by component name, overriding the component's own. */
+  componentSizes: z.record(z.string(), z.strictObject({ width: positive, height: positive })).nullish(),
+});
+
+const productSchema = z.strictObject({
+  /** The product's key; also names its folder in the template store, hence the plain characters. */
+  number: text.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: '只能包含字母、数字、点、下划线和连字符' }),
+  name: text,
+  categoryKey: text,
+  image,
+  /** Base page count: pages above it are extra pages (addPageNum). */
+  pageCount: pageCount.default(1),
+  minNumberOfPages: pageCount.nullish(),
+  maxNumberOfPages: pageCount.nullish(),
+  cancelled: bool.default(false),
+  components: z.array(componentSchema).min(1, { error: '至少需要一个部件' }),
+  optionItems: z.array(optionItemSchema).default([]),
+  skus: z.array(skuSchema).min(1, { error: '至少需要一个SKU' }),
+});
+
+const priceSchema = z.strictObject({
+  /** The SKU's `number`. */
+  sku: text,
+  /** The shop's list price (suggested retail), yuan per unit. */
+  retail: money.nullish(),
+  customerPrices: z.array(z.strictObject({ customer: text, amount: money })).default([]),
+});
+
+const catalogueObject = z.strictObject({
+  $schema: z.string().optional(),
+  /** A label for the import log. */
+  name: z.string().optional(),
+  categories: z.array(categorySchema).min(1, { error: '至少需要一个分类' }),
+  products: z.array(productSchema),
+  /** A SKU with no entry here has no price: the portal shows 暂无. */
+  prices: z.array(priceSchema).default([]),
+});
+
+type Path = Array<string | number>;
+type CatalogueDraft = z.output<typeof catalogueObject>;
+
+/** The cross-field rules: every reference resolves, keys are unique, ranges are ordered. */
+function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
+  const problem = (path: Path, message: string) => ctx.addIssue({ code: 'custom', path, message });
+
+  const categoryKeys = new Set<string>();
+  const walk = (nodes: CategoryInput[], base: Path) => {
+    const siblingNames = new Set<string>();
+    nodes.forEach((n, i) => {
+      if (categoryKeys.has(n.key)) problem([...base, i, 'key'], `分类键重复: ${n.key}`);
+      categoryKeys.add(n.key);
+      // Categories are stored by name under their parent, so two siblings cannot share a name.
+      if (siblingNames.has(n.name)) problem([...base, i, 'name'], `同级分类名称重复: ${n.name}`);
+      siblingNames.add(n.name);
+      if (n.children) walk(n.children, [...base, i, 'children']);
+    });
+  };
+  walk(c.categories, ['categories']);
+
+  const productNumbers = new Set<string>();
+  const skuNumbers = new Map<string, string>();
+  const orderedRange = (min: number | null | undefined, max: number | null | undefined, path: Path, maxKey: string) => {
+    if (min != null && max != null && min > max) problem([...path, maxKey], `不能小于最小值 ${min}`);
+  };
+
+  c.products.forEach((p, pi) => {
+    const pp: Path = ['products', pi];
+    if (productNumbers.has(p.number)) problem([...pp, 'number'], `产品编号重复: ${p.number}`);
+    productNumbers.add(p.number);
+    if (!categoryKeys.has(p.categoryKey)) problem([...pp, 'categoryKey'], `分类不存在: ${p.categoryKey}`);
+    orderedRange(p.minNumberOfPages, p.maxNumberOfPages, pp, 'maxNumberOfPages');
+    if (p.minNumberOfPages != null && p.pageCount < p.minNumberOfPages) problem([...pp, 'pageCount'], `不能小于最少页数 ${p.minNumberOfPages}`);
+    if (p.maxNumberOfPages != null && p.pageCount > p.maxNumberOfPages) problem([...pp, 'pageCount'], `不能大于最多页数 ${p.maxNumberOfPages}`);
+
+    const componentNames = new Set<string>();
+    p.components.forEach((comp, ci) => {
+      const cp: Path = [...pp, 'components', ci];
+      if (componentNames.has(comp.name)) problem([...cp, 'name'], `部件名称重复: ${comp.name}`);
+      componentNames.add(comp.name);
+      if (comp.errorType === 'percent' && comp.error > 100) problem([...cp, 'error'], '百分比误差不能大于100');
+      if (comp.resolutionLimit != null && comp.resolutionThreshold > comp.resolutionLimit) {
+        problem([...cp, 'resolutionLimit'], `不能小于分辨率阈值 ${comp.resolutionThreshold}`);
+      }
+      const paperNames = new Set<string>();
+      comp.papers.forEach((paper, i) => {
+        if (paperNames.has(paper.name)) problem([...cp, 'papers', i, 'name'], `纸张名称重复: ${paper.name}`);
+        paperNames.add(paper.name);
+        orderedRange(paper.minPageCount, paper.maxPageCount, [...cp, 'papers', i], 'maxPageCount');
+      });
+      const operationNames = new Set<string>();
+      comp.operations.forEach((op, i) => {
+        if (operationNames.has(op.name)) problem([...cp, 'operations', i, 'name'], `工艺名称重复: ${op.name}`);
+        operationNames.add(op.name);
+      });
+    });
+
+    const itemNames = new Set<string>();
+    p.optionItems.forEach((item, ii) => {
+      if (itemNames.has(item.name)) problem([...pp, 'optionItems', ii, 'name'], `选项名称重复: ${item.name}`);
+      itemNames.add(item.name);
+      const valueNames = new Set<string>();
+      item.values.forEach((v, vi) => {
+        if (valueNames.has(v.name)) problem([...pp, 'optionItems', ii, 'values', vi, 'name'], `选项值重复: ${v.name}`);
+        valueNames.add(v.name);
+      });
+    });
+
+    const combinations = new Map<string, string>();
+    let defaults = 0;
+    p.skus.forEach((s, si) => {
+      const sp: Path = [...pp, 'skus', si];
+      const owner = skuNumbers.get(s.number);
+      if (owner !== undefined) problem([...sp, 'number'], `SKU编号重复: ${s.number}（已用于 ${owner}）`);
+      else skuNumbers.set(s.number, p.number);
+      if (s.default) defaults += 1;
+      if (s.options.length !== p.optionItems.length) {
+        problem([...sp, 'options'], `需要 ${p.optionItems.length} 个选项值（每个选项一个: ${p.optionItems.map((i) => i.name).join('、') || '无'}），实际 ${s.options.length} 个`);
+      } else {
+        let known = true;
+        s.options.forEach((name, oi) => {
+          const item = p.optionItems[oi];
+          if (item && !item.values.some((v) => v.name === name)) {
+            known = false;
+            const elsewhere = p.optionItems.find((it) => it.values.some((v) => v.name === name));
+            problem([...sp, 'options', oi], elsewhere
+              ? `"${name}" 属于选项 ${elsewhere.name}，此位置应为选项 ${item.name} 的值`
+              : `选项 ${item.name} 没有值 "${name}"`);
+          }
+        });
+        const key = s.options.join('\u0000');
+        const twin = combinations.get(key);
+        if (known && twin !== undefined) problem([...sp, 'options'], `与 SKU ${twin} 的选项组合相同`);
+        combinations.set(key, s.number);
+      }
+      orderedRange(s.minPageCount, s.maxPageCount, sp, 'maxPageCount');
+      if (s.minPageCount != null && p.minNumberOfPages != null && s.minPageCount < p.minNumberOfPages) {
+        problem([...sp, 'minPageCount'], `不能小于产品最少页数 ${p.minNumberOfPages}`);
+      }
+      if (s.maxPageCount != null && p.maxNumberOfPages != null && s.maxPageCount > p.maxNumberOfPages) {
+        problem([...sp, 'maxPageCount'], `不能大于产品最多页数 ${p.maxNumberOfPages}`);
+      }
+      for (const name of Object.keys(s.componentSizes ?? {})) {
+        if (!componentNames.has(name)) problem([...sp, 'componentSizes', name], `产品没有部件 "${name}"`);
+      }
+    });
+    if (defaults > 1) problem([...pp, 'skus'], `最多一个默认SKU，实际 ${defaults} 个`);
+  });
+
+  const priced = new Set<string>();
+  c.prices.forEach((price, i) => {
+    const path: Path = ['prices', i];
+    if (!skuNumbers.has(price.sku)) problem([...path, 'sku'], `SKU不存在: ${price.sku}`);
+    if (priced.has(price.sku)) problem([...path, 'sku'], `SKU ${price.sku} 的价格重复`);
+    priced.add(price.sku);
+    const customers = new Set<string>();
+    price.customerPrices.forEach((cp, j) => {
+      if (customers.has(cp.customer)) problem([...path, 'customerPrices', j, 'customer'], `客户重复: ${cp.customer}`);
+      customers.add(cp.customer);
+    });
+  });
+}
+
+export const catalogueSchema = catalogueObject.superRefine(checkReferences);
+
+export type Catalogue = z.output<typeof catalogueSchema>;
+export type CatalogueInput = z.input<typeof catalogueSchema>;
+export type CatalogueProduct = Catalogue['products'][number];
+export type CatalogueComponent = CatalogueProduct['components'][number];
+export type CatalogueSku = CatalogueProduct['skus'][number];

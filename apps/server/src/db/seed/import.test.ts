@@ -1,0 +1,221 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { count, eq } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type DbHandle } from '../client.ts';
+import * as schema from '../schema/index.ts';
+import type { CatalogueInput } from './catalogue-schema.ts';
+import { ASSETS_DIR, DEMO_CATALOGUE_FILE } from './demo.ts';
+import {
+  CatalogueImportError, catalogueStoreDirs, componentUuid, formatProblem, importCatalogue, parseCatalogueFile, validateCatalogue,
+  type ImportOptions,
+} from './import.ts';
+
+const demoText = await readFile(DEMO_CATALOGUE_FILE, 'utf8');
+const demoJson = (): CatalogueInput => JSON.parse(demoText) as CatalogueInput;
+
+function parseOk(data: unknown) {
+  const r = validateCatalogue(data);
+  if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+  return r.catalogue;
+}
+
+describe('parseCatalogueFile', () => {
+  it('accepts the demo catalogue', () => {
+    const r = parseCatalogueFile(demoText);
+    expect(r.ok).toBe(true);
+  });
+
+  it('names every bad field by its path, several at once', () => {
+    const bad = demoJson() as unknown as {
+      products: Array<Record<string, unknown> & { components: Array<Record<string, unknown>>; skus: Array<Record<string, unknown>> }>;
+      prices: Array<Record<string, unknown>>;
+    } & Record<string, unknown>;
+    const p = bad.products;
+    p[2]!.components[0]!.width = 0;
+    p[5]!.components[1]!.height = -3;
+    p[0]!.categoryKey = '不存在的分类';
+    p[1]!.skus[0]!.options = ['光面', '珠光'];
+    p[4]!.skus[1]!.number = 'PH5-GL-NB';
+    p[4]!.skus[2]!.minPageCount = 60;
+    p[4]!.skus[2]!.maxPageCount = 30;
+    p[6]!.components[0]!.extra = true;
+    p[3]!.components.push({ ...p[3]!.components[0]! });
+    bad.prices[0]!.sku = 'NO-SUCH-SKU';
+    bad.customers = [{ name: '演示客户' }];
+
+    const r = parseCatalogueFile(JSON.stringify(bad));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const lines = r.problems.map(formatProblem);
+    const paths = r.problems.map((x) => x.path);
+    expect(lines).toContain('products[2].components[0].width: 必须大于0');
+    expect(lines).toContain('products[5].components[1].height: 必须大于0');
+    expect(paths).toContain('products[0].categoryKey');
+    expect(paths).toContain('products[1].skus[0].options[1]');
+    expect(paths).toContain('products[4].skus[1].number');
+    expect(paths).toContain('products[4].skus[2].maxPageCount');
+    expect(paths).toContain('products[6].components[0].extra');
+    expect(paths).toContain('products[3].components[1].name');
+    expect(paths).toContain('prices[0].sku');
+    expect(paths).toContain('customers');
+    expect(r.problems.every((x) => x.message.length > 0)).toBe(true);
+  });
+
+  it('reports wrong types and bad enum values by path', () => {
+    const bad = demoJson() as unknown as { products: Array<{ components: Array<Record<string, unknown>>; skus: Array<Record<string, unknown>> }> };
+    bad.products[0]!.components[0]!.errorType = 'inch';
+    bad.products[0]!.components[0]!.width = '127';
+    bad.products[1]!.skus[0]!.toning = 'Auto';
+    delete bad.products[2]!.components[0]!.name;
+    const r = parseCatalogueFile(JSON.stringify(bad));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((x) => x.path)).toEqual(expect.arrayContaining([
+      'products[0].components[0].errorType', 'products[0].components[0].width', 'products[1].skus[0].toning', 'products[2].components[0].name',
+    ]));
+    expect(r.problems.find((x) => x.path === 'products[2].components[0].name')?.message).toBe('必填');
+  });
+
+  it('refuses text that is not JSON, and paths that leave the template folder', () => {
+    const notJson = parseCatalogueFile('{"categories": [');
+    expect(notJson.ok).toBe(false);
+    const bad = demoJson();
+    const comp = bad.products[0]?.components[0];
+    if (comp) comp.templateFile = '../../etc/passwd';
+    const r = validateCatalogue(bad);
+    expect(r.ok ? [] : r.problems.map((x) => x.path)).toEqual(['products[0].components[0].templateFile']);
+  });
+
+  it('tolerates a byte order mark', () => {
+    expect(parseCatalogueFile(`\uFEFF${demoText}`).ok).toBe(true);
+  });
+});
+
+describe('importCatalogue', () => {
+  let handle: DbHandle;
+  let dataDir: string;
+  let options: ImportOptions;
+
+  const tableCounts = async () => {
+    const { db } = handle;
+    const n = async (t: PgTable) => (await db.select({ n: count() }).from(t))[0]?.n ?? 0;
+    return {
+      categories: await n(schema.productCategories), products: await n(schema.products), components: await n(schema.productComponents),
+      papers: await n(schema.objectPapers), operations: await n(schema.objectOperations), optionItems: await n(schema.optionItems),
+      optionValues: await n(schema.optionValues), skus: await n(schema.propertyConfigs), prices: await n(schema.priceLines),
+    };
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-import-'));
+    handle = await openDb({ dataDir });
+    options = { templatesSourceDir: path.join(ASSETS_DIR, 'templates'), imagesSourceDir: ASSETS_DIR, ...catalogueStoreDirs(dataDir) };
+    const { db } = handle;
+    const [hub1] = await db.insert(schema.customerHubs).values({ name: 'A' }).returning();
+    const [hub2] = await db.insert(schema.customerHubs).values({ name: 'B' }).returning();
+    await db.insert(schema.customers).values([{ hubId: hub1!.id, name: '演示客户' }, { hubId: hub2!.id, name: '分批收货客户' }]);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses an unknown customer, naming the price field, and writes nothing', async () => {
+    const c = demoJson();
+    c.prices![3]!.customerPrices!.push({ customer: '没有这个客户', amount: 1 });
+    await expect(importCatalogue(handle.db, parseOk(c), options)).rejects.toSatisfy((e: unknown) =>
+      e instanceof CatalogueImportError && e.problems.some((p) => p.path === 'prices[3].customerPrices[2].customer'));
+    expect((await tableCounts()).products).toBe(0);
+  });
+
+  it('refuses a missing template file by its path', async () => {
+    const c = demoJson();
+    c.products[5]!.components[1]!.templateFile = '不存在.pdf';
+    await expect(importCatalogue(handle.db, parseOk(c), options)).rejects.toSatisfy((e: unknown) =>
+      e instanceof CatalogueImportError && e.problems.map((p) => p.path).join() === 'products[5].components[1].templateFile');
+  });
+
+  it('imports the demo catalogue with its files', async () => {
+    const s = await importCatalogue(handle.db, parseOk(demoJson()), options);
+    expect(s.products).toEqual({ total: 7, created: 7, updated: 0, removed: 0 });
+    expect(s.skus.created).toBe(32);
+    expect(s.files.templates).toBe(9);
+    const counts = await tableCounts();
+    expect(counts).toMatchObject({ categories: 8, products: 7, components: 9, skus: 32 });
+    // 31 priced SKUs × (retail + 2 customers)
+    expect(counts.prices).toBe(31 * 3);
+
+    const [card] = await handle.db.select().from(schema.productComponents).where(eq(schema.productComponents.name, '正面'));
+    expect(card).toMatchObject({ width: 90, height: 54, error: 1, errorType: 'mm', resolutionThreshold: 300, templateFileName: '名片_正面_模板.pdf' });
+    expect(card?.templatePath).toBe('BC-90/名片_正面_模板.pdf');
+    expect(card?.uuid).toBe(componentUuid('BC-90', '正面'));
+    expect((await stat(path.join(options.templatesDir, card!.templatePath!))).size).toBeGreaterThan(1000);
+    expect((await stat(path.join(options.imagesDir!, 'products/business-card.png'))).isFile()).toBe(true);
+
+    const [sku] = await handle.db.select().from(schema.propertyConfigs).where(eq(schema.propertyConfigs.number, 'BR-PB-M128-MT'));
+    expect(sku).toMatchObject({ sku: '装订方式:无线胶装;内页纸张:128g哑粉纸;封面工艺:覆哑膜', minPageCount: 24, maxPageCount: 100, saleable: true });
+    expect(sku?.optionValueIds).toHaveLength(3);
+  });
+
+  it('re-importing the same file changes nothing and duplicates nothing', async () => {
+    const before = await tableCounts();
+    const ids = await handle.db.select({ id: schema.propertyConfigs.id, number: schema.propertyConfigs.number }).from(schema.propertyConfigs).orderBy(schema.propertyConfigs.id);
+    const s = await importCatalogue(handle.db, parseOk(demoJson()), options);
+    for (const k of ['categories', 'products', 'components', 'papers', 'operations', 'optionItems', 'optionValues', 'skus', 'prices'] as const) {
+      expect(s[k], k).toMatchObject({ created: 0, updated: 0, removed: 0 });
+    }
+    expect(s.files.copied).toBe(0);
+    expect(await tableCounts()).toEqual(before);
+    expect(await handle.db.select({ id: schema.propertyConfigs.id, number: schema.propertyConfigs.number }).from(schema.propertyConfigs).orderBy(schema.propertyConfigs.id)).toEqual(ids);
+  });
+
+  it('re-importing a changed file updates in place', async () => {
+    const c = demoJson();
+    const card = c.products.find((p) => p.number === 'BC-90')!;
+    card.name = '高档商务名片';
+    card.components[0]!.papers!.pop();
+    card.skus = card.skus.filter((s) => s.number !== 'BC-S-P350');
+    card.skus[0]!.saleable = false;
+    c.prices = c.prices!.filter((p) => p.sku !== 'BC-S-P350');
+    const price = c.prices!.find((p) => p.sku === 'BC-D-C300')!;
+    price.retail = 26.5;
+    price.customerPrices = price.customerPrices!.filter((x) => x.customer === '演示客户');
+    const [before] = await handle.db.select().from(schema.products).where(eq(schema.products.number, 'BC-90'));
+
+    const s = await importCatalogue(handle.db, parseOk(c), options);
+    expect(s.products).toMatchObject({ created: 0, updated: 1 });
+    expect(s.papers).toMatchObject({ created: 0, removed: 1 });
+    expect(s.skus).toMatchObject({ created: 0, updated: 1, removed: 1 });
+    // One customer line goes; the cancelled SKU's lines stay with it (it is no longer in the file).
+    expect(s.prices).toMatchObject({ created: 0, updated: 1, removed: 1 });
+
+    const [after] = await handle.db.select().from(schema.products).where(eq(schema.products.number, 'BC-90'));
+    expect(after).toMatchObject({ id: before!.id, name: '高档商务名片' });
+    const [gone] = await handle.db.select().from(schema.propertyConfigs).where(eq(schema.propertyConfigs.number, 'BC-S-P350'));
+    expect(gone?.cancelled).toBe(true);
+    const lines = await handle.db.select().from(schema.priceLines).innerJoin(schema.propertyConfigs, eq(schema.priceLines.propertyConfigId, schema.propertyConfigs.id))
+      .where(eq(schema.propertyConfigs.number, 'BC-D-C300'));
+    expect(lines.map((l) => [l.price_lines.priceType, l.price_lines.amount]).sort()).toEqual([['customer', '21.25'], ['retail', '26.50']]);
+
+    // And back: the original file restores the original rows, still without new ids.
+    const back = await importCatalogue(handle.db, parseOk(demoJson()), options);
+    expect(back.skus).toMatchObject({ created: 0, updated: 2 });
+    const [restored] = await handle.db.select().from(schema.propertyConfigs).where(eq(schema.propertyConfigs.number, 'BC-S-P350'));
+    expect(restored).toMatchObject({ id: gone!.id, cancelled: false });
+  });
+
+  it('stores SKU component sizes by component uuid', async () => {
+    const c = demoJson();
+    const poster = c.products.find((p) => p.number === 'PO-A3')!;
+    poster.skus[0]!.componentSizes = { 画面: { width: 300, height: 450 } };
+    await importCatalogue(handle.db, parseOk(c), options);
+    const [sku] = await handle.db.select().from(schema.propertyConfigs).where(eq(schema.propertyConfigs.number, poster.skus[0]!.number));
+    expect(sku?.componentSizes).toEqual({ [componentUuid('PO-A3', '画面')]: { width: 300, height: 450 } });
+    const again = await importCatalogue(handle.db, parseOk(c), options);
+    expect(again.skus.updated).toBe(0);
+    await importCatalogue(handle.db, parseOk(demoJson()), options);
+  });
+});

@@ -1,0 +1,548 @@
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../client.ts';
+import {
+  catalogueImports, customers, objectOperations, objectPapers, optionItems, optionValues, priceLines,
+  productCategories, productComponents, products, propertyConfigs,
+} from '../schema/index.ts';
+import { catalogueSchema, type Catalogue, type CategoryInput } from './catalogue-schema.ts';
+
+/** One thing wrong with a catalogue file, named by the path of the field, e.g. `products[2].components[0].width`. */
+export type CatalogueProblem = { path: string; message: string };
+
+export type ParseCatalogueResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
+
+/** Raised by importCatalogue for what only the database or the disk can tell (unknown customer, missing file). */
+export class CatalogueImportError extends Error {
+  readonly problems: CatalogueProblem[];
+  constructor(problems: CatalogueProblem[]) {
+    super(`目录文件有 ${problems.length} 个问题:\n${problems.map(formatProblem).join('\n')}`);
+    this.name = 'CatalogueImportError';
+    this.problems = problems;
+  }
+}
+
+export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else out += out === '' ? String(s) : `.${String(s)}`;
+  }
+  return out;
+}
+
+export function formatProblem(p: CatalogueProblem): string {
+  return p.path ? `${p.path}: ${p.message}` : p.message;
+}
+
+const zhMessages = z.locales.zhCN().localeError;
+/** Wording for issues whose schema gives no message of its own: a missing field says so plainly. */
+const errorMap: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && issue.input === undefined ? '必填' : zhMessages(issue);
+
+function problemsOf(error: z.ZodError): CatalogueProblem[] {
+  const out: CatalogueProblem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // One line per unknown field, each with its own path, so a typo is found at once.
+      for (const key of issue.keys) {
+        const atRoot = issue.path.length === 0;
+        const message = atRoot && (key === 'customers' || key === 'hubs')
+          ? '客户和客户中心不属于目录文件，请用 npm run add-customer 添加'
+          : '不支持的字段（拼写错误？）';
+        out.push({ path: formatPath([...issue.path, key]), message });
+      }
+      continue;
+    }
+    out.push({ path: formatPath(issue.path), message: issue.message });
+  }
+  return out;
+}
+
+/** Checks an already parsed JSON value against the catalogue format and its cross-field rules. */
+export function validateCatalogue(data: unknown): ParseCatalogueResult {
+  const parsed = catalogueSchema.safeParse(data, { error: errorMap });
+  return parsed.success ? { ok: true, catalogue: parsed.data } : { ok: false, problems: problemsOf(parsed.error) };
+}
+
+/** Reads the text of a catalogue file: the catalogue, or every problem found (not only the first). */
+export function parseCatalogueFile(jsonText: string): ParseCatalogueResult {
+  let data: unknown;
+  try {
+    // Editors on Windows often save UTF-8 with a byte order mark, which JSON.parse refuses.
+    data = JSON.parse(jsonText.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    return { ok: false, problems: [{ path: '', message: `不是有效的 JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+  }
+  return validateCatalogue(data);
+}
+
+export type ImportOptions = {
+  /** The catalogue's template folder; components name their templateFile relative to it. */
+  templatesSourceDir: string;
+  /** The shop's template store (DATA_DIR/templates); templatePath is stored relative to it. */
+  templatesDir: string;
+  /** The catalogue's image folder; relative image paths are read from it. Without it they are stored as given. */
+  imagesSourceDir?: string | undefined;
+  /** Where catalogue images are served from (DATA_DIR/catalogue-assets); required with imagesSourceDir. */
+  imagesDir?: string | undefined;
+  /** A label for the import log (the file name). */
+  source?: string | undefined;
+  /** Mark products that are not in the file as cancelled (the file is then the whole catalogue). */
+  prune?: boolean | undefined;
+};
+
+export type EntityCounts = { total: number; created: number; updated: number; removed: number };
+export type ImportSummary = {
+  categories: EntityCounts;
+  products: EntityCounts;
+  components: EntityCounts;
+  papers: EntityCounts;
+  operations: EntityCounts;
+  optionItems: EntityCounts;
+  optionValues: EntityCounts;
+  skus: EntityCounts;
+  prices: EntityCounts;
+  files: { templates: number; images: number; copied: number };
+};
+
+/** Where a data directory keeps the imported catalogue's files. */
+export function catalogueStoreDirs(dataDir: string): { templatesDir: string; imagesDir: string } {
+  return { templatesDir: path.join(dataDir, 'templates'), imagesDir: path.join(dataDir, 'catalogue-assets') };
+}
+
+const counts = (): EntityCounts => ({ total: 0, created: 0, updated: 0, removed: 0 });
+
+/** JSON with sorted keys: jsonb does not keep key order, so a plain JSON.stringify would see changes that are not. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v ?? null, (_k, val: unknown) => {
+    if (val && typeof val === 'object' && !Array.isArray(val)) {
+      return Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return val;
+  });
+}
+
+/** True when any wanted field differs from the stored row. */
+function differs(row: Record<string, unknown>, want: Record<string, unknown>): boolean {
+  return Object.entries(want).some(([k, v]) => canonical(row[k]) !== canonical(v));
+}
+
+/**
+ * A component's uuid derived from its product number and name (UUID v5 layout over SHA-1): the same
+ * catalogue gives the same uuids in every database, and a re-import keeps them.
+ */
+export function componentUuid(productNumber: string, componentName: string): string {
+  const h = createHash('sha1').update(`portal-component\n${productNumber}\n${componentName}`).digest().subarray(0, 16);
+  h.writeUInt8((h.readUInt8(6) & 0x0f) | 0x50, 6);
+  h.writeUInt8((h.readUInt8(8) & 0x3f) | 0x80, 8);
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+const isUrl = (p: string) => /^https?:\/\//.test(p);
+
+type FileCopy = { from: string; to: string };
+
+/** The files the catalogue names, checked to exist before anything is written. */
+async function planFiles(catalogue: Catalogue, options: ImportOptions): Promise<{ copies: FileCopy[]; templates: number; images: number; problems: CatalogueProblem[] }> {
+  const problems: CatalogueProblem[] = [];
+  const copies = new Map<string, FileCopy>();
+  let templates = 0;
+  const images = new Set<string>();
+  const exists = async (file: string) => (await stat(file).catch(() => null))?.isFile() ?? false;
+
+  const wantImage = async (img: string | null | undefined, at: Array<string | number>) => {
+    if (!img || isUrl(img) || !options.imagesSourceDir) return;
+    if (!options.imagesDir) throw new Error('importCatalogue: imagesDir is required with imagesSourceDir');
+    const from = path.join(options.imagesSourceDir, img);
+    if (!(await exists(from))) {
+      problems.push({ path: formatPath(at), message: `图片文件不存在: ${from}` });
+      return;
+    }
+    images.add(img);
+    copies.set(path.join(options.imagesDir, img), { from, to: path.join(options.imagesDir, img) });
+  };
+
+  for (const [pi, p] of catalogue.products.entries()) {
+    await wantImage(p.image, ['products', pi, 'image']);
+    for (const [ci, c] of p.components.entries()) {
+      if (c.templateFile) {
+        const from = path.join(options.templatesSourceDir, c.templateFile);
+        if (await exists(from)) {
+          templates += 1;
+          const to = path.join(options.templatesDir, templatePathOf(p.number, c.templateFile));
+          copies.set(to, { from, to });
+        } else {
+          problems.push({ path: formatPath(['products', pi, 'components', ci, 'templateFile']), message: `模板文件不存在: ${from}` });
+        }
+      }
+      for (const [i, paper] of c.papers.entries()) await wantImage(paper.img, ['products', pi, 'components', ci, 'papers', i, 'img']);
+      for (const [i, op] of c.operations.entries()) await wantImage(op.img, ['products', pi, 'components', ci, 'operations', i, 'img']);
+    }
+    for (const [ii, item] of p.optionItems.entries()) {
+      for (const [vi, v] of item.values.entries()) await wantImage(v.img, ['products', pi, 'optionItems', ii, 'values', vi, 'img']);
+    }
+  }
+  return { copies: [...copies.values()], templates, images: images.size, problems };
+}
+
+/** Templates are kept per product, so two products may use the same file name for different templates. */
+function templatePathOf(productNumber: string, templateFile: string): string {
+  return `${productNumber}/${templateFile}`;
+}
+
+/** Copies a file unless the same bytes are already there; write-then-rename so a reader never sees half a file. */
+async function copyIfChanged({ from, to }: FileCopy): Promise<boolean> {
+  const src = await readFile(from);
+  const current = await readFile(to).catch(() => null);
+  if (current && current.equals(src)) return false;
+  await mkdir(path.dirname(to), { recursive: true });
+  const tmp = `${to}.${process.pid}.${Date.now()}.tmp`;
+  await copyFile(from, tmp);
+  await rename(tmp, to);
+  return true;
+}
+
+/** Customer ids by name for the customer prices; an unknown or ambiguous name is a problem. */
+async function resolveCustomers(tx: Db, catalogue: Catalogue): Promise<{ ids: Map<string, number>; problems: CatalogueProblem[] }> {
+  const names = [...new Set(catalogue.prices.flatMap((p) => p.customerPrices.map((c) => c.customer)))];
+  const rows = names.length ? await tx.select({ id: customers.id, name: customers.name }).from(customers).where(inArray(customers.name, names)) : [];
+  const ids = new Map<string, number>();
+  const ambiguous = new Set<string>();
+  for (const r of rows) {
+    if (ids.has(r.name)) ambiguous.add(r.name);
+    else ids.set(r.name, r.id);
+  }
+  const problems: CatalogueProblem[] = [];
+  catalogue.prices.forEach((price, i) => price.customerPrices.forEach((cp, j) => {
+    const at = formatPath(['prices', i, 'customerPrices', j, 'customer']);
+    if (!ids.has(cp.customer)) problems.push({ path: at, message: `客户不存在: ${cp.customer}（先用 npm run add-customer 添加）` });
+    else if (ambiguous.has(cp.customer)) problems.push({ path: at, message: `有多个客户名为 ${cp.customer}，无法确定是哪一个` });
+  }));
+  return { ids, problems };
+}
+
+/**
+ * Loads a catalogue into the database in one transaction, keyed by numbers: products and SKUs by their
+ * `number`, categories by name under their parent, components, papers, operations, option items and values
+ * by name within their owner. Importing the same file again changes nothing; a changed file updates rows in
+ * place (ids stay, so orders and works keep pointing at them).
+ *
+ * For the products in the file, the file is the whole truth: components and SKUs that are gone are marked
+ * cancelled (orders may reference them), papers, operations and option values that are gone are deleted, and
+ * the price lines of each SKU are exactly the file's (a SKU without a price entry ends with no price).
+ * Products missing from the file are kept unless `prune` is set.
+ *
+ * Throws CatalogueImportError, writing nothing, when a named file is missing or a customer is unknown.
+ */
+export async function importCatalogue(db: Db, catalogue: Catalogue, options: ImportOptions): Promise<ImportSummary> {
+  const files = await planFiles(catalogue, options);
+  if (files.problems.length) throw new CatalogueImportError(files.problems);
+
+  return db.transaction(async (tx) => {
+    const { ids: customerIds, problems } = await resolveCustomers(tx, catalogue);
+    if (problems.length) throw new CatalogueImportError(problems);
+
+    let copied = 0;
+    for (const c of files.copies) if (await copyIfChanged(c)) copied += 1;
+
+    const summary: ImportSummary = {
+      categories: counts(), products: counts(), components: counts(), papers: counts(), operations: counts(),
+      optionItems: counts(), optionValues: counts(), skus: counts(), prices: counts(),
+      files: { templates: files.templates, images: files.images, copied },
+    };
+
+    const categoryIds = await upsertCategories(tx, catalogue.categories, summary.categories);
+
+    // Products
+    const existingProducts = await tx.select().from(products);
+    const productIds = new Map<string, number>();
+    for (const [sort, p] of catalogue.products.entries()) {
+      summary.products.total += 1;
+      const want = {
+        name: p.name, categoryId: categoryIds.get(p.categoryKey) ?? 0, productImage: p.image ?? null,
+        pageCount: p.pageCount, minNumberOfPages: p.minNumberOfPages ?? null, maxNumberOfPages: p.maxNumberOfPages ?? null,
+        cancelled: p.cancelled, sort,
+      };
+      const row = existingProducts.find((r) => r.number === p.number);
+      if (row) {
+        productIds.set(p.number, row.id);
+        if (differs(row, want)) {
+          await tx.update(products).set(want).where(eq(products.id, row.id));
+          summary.products.updated += 1;
+        }
+      } else {
+        const [created] = await tx.insert(products).values({ number: p.number, ...want }).returning({ id: products.id });
+        if (!created) throw new Error('insert returned no row');
+        productIds.set(p.number, created.id);
+        summary.products.created += 1;
+      }
+    }
+    if (options.prune) {
+      for (const r of existingProducts) {
+        if (!productIds.has(r.number) && !r.cancelled) {
+          await tx.update(products).set({ cancelled: true }).where(eq(products.id, r.id));
+          summary.products.removed += 1;
+        }
+      }
+    }
+    const ids = [...productIds.values()];
+
+    // Components, with their papers and operations
+    const existingComponents = ids.length ? await tx.select().from(productComponents).where(inArray(productComponents.productId, ids)) : [];
+    const componentUuids = new Map<string, Map<string, string>>(); // product number → component name → uuid
+    const componentIds = new Map<string, number>(); // `${productId}\n${name}` → id
+    for (const p of catalogue.products) {
+      const productId = productIds.get(p.number) ?? 0;
+      const names = new Map<string, string>();
+      componentUuids.set(p.number, names);
+      const mine = existingComponents.filter((r) => r.productId === productId);
+      for (const [sort, c] of p.components.entries()) {
+        summary.components.total += 1;
+        const want = {
+          name: c.name, cancelled: false, width: c.width, height: c.height, error: c.error, errorType: c.errorType,
+          autoOrientationDetection: c.autoOrientationDetection, resolutionThreshold: c.resolutionThreshold,
+          resolutionLimit: c.resolutionLimit ?? null,
+          templateFileName: c.templateFile ? path.posix.basename(c.templateFile) : null,
+          templatePath: c.templateFile ? templatePathOf(p.number, c.templateFile) : null,
+          sort,
+        };
+        const row = mine.find((r) => r.name === c.name);
+        if (row) {
+          names.set(c.name, row.uuid);
+          componentIds.set(`${productId}\n${c.name}`, row.id);
+          if (differs(row, want)) {
+            await tx.update(productComponents).set(want).where(eq(productComponents.id, row.id));
+            summary.components.updated += 1;
+          }
+        } else {
+          const uuid = componentUuid(p.number, c.name);
+          const [created] = await tx.insert(productComponents).values({ productId, uuid, ...want }).returning({ id: productComponents.id });
+          if (!created) throw new Error('insert returned no row');
+          names.set(c.name, uuid);
+          componentIds.set(`${productId}\n${c.name}`, created.id);
+          summary.components.created += 1;
+        }
+      }
+      for (const r of mine) {
+        if (!p.components.some((c) => c.name === r.name) && !r.cancelled) {
+          await tx.update(productComponents).set({ cancelled: true }).where(eq(productComponents.id, r.id));
+          summary.components.removed += 1;
+        }
+      }
+    }
+
+    const allComponentIds = [...componentIds.values()];
+    const existingPapers = allComponentIds.length ? await tx.select().from(objectPapers).where(inArray(objectPapers.componentId, allComponentIds)) : [];
+    const existingOps = allComponentIds.length ? await tx.select().from(objectOperations).where(inArray(objectOperations.componentId, allComponentIds)) : [];
+    for (const p of catalogue.products) {
+      const productId = productIds.get(p.number) ?? 0;
+      for (const c of p.components) {
+        const componentId = componentIds.get(`${productId}\n${c.name}`) ?? 0;
+        const papers = existingPapers.filter((r) => r.componentId === componentId);
+        for (const paper of c.papers) {
+          summary.papers.total += 1;
+          const want = { name: paper.name, img: paper.img ?? null, minPageCount: paper.minPageCount ?? null, maxPageCount: paper.maxPageCount ?? null };
+          const row = papers.find((r) => r.name === paper.name);
+          if (!row) {
+            await tx.insert(objectPapers).values({ componentId, ...want });
+            summary.papers.created += 1;
+          } else if (differs(row, want)) {
+            await tx.update(objectPapers).set(want).where(eq(objectPapers.id, row.id));
+            summary.papers.updated += 1;
+          }
+        }
+        const gonePapers = papers.filter((r) => !c.papers.some((x) => x.name === r.name)).map((r) => r.id);
+        if (gonePapers.length) await tx.delete(objectPapers).where(inArray(objectPapers.id, gonePapers));
+        summary.papers.removed += gonePapers.length;
+
+        const ops = existingOps.filter((r) => r.componentId === componentId);
+        for (const op of c.operations) {
+          summary.operations.total += 1;
+          const want = { name: op.name, combined: op.combined, img: op.img ?? null };
+          const row = ops.find((r) => r.name === op.name);
+          if (!row) {
+            await tx.insert(objectOperations).values({ componentId, ...want });
+            summary.operations.created += 1;
+          } else if (differs(row, want)) {
+            await tx.update(objectOperations).set(want).where(eq(objectOperations.id, row.id));
+            summary.operations.updated += 1;
+          }
+        }
+        const goneOps = ops.filter((r) => !c.operations.some((x) => x.name === r.name)).map((r) => r.id);
+        if (goneOps.length) await tx.delete(objectOperations).where(inArray(objectOperations.id, goneOps));
+        summary.operations.removed += goneOps.length;
+      }
+    }
+
+    // Option items and values
+    const existingItems = ids.length ? await tx.select().from(optionItems).where(inArray(optionItems.productId, ids)) : [];
+    const itemIds = existingItems.map((r) => r.id);
+    const existingValues = itemIds.length ? await tx.select().from(optionValues).where(inArray(optionValues.itemId, itemIds)) : [];
+    const valueIdOf = new Map<string, number>(); // `${productNumber}\n${itemIndex}\n${valueName}` → id
+    for (const p of catalogue.products) {
+      const productId = productIds.get(p.number) ?? 0;
+      const mine = existingItems.filter((r) => r.productId === productId);
+      for (const [sort, item] of p.optionItems.entries()) {
+        summary.optionItems.total += 1;
+        let row = mine.find((r) => r.name === item.name);
+        if (!row) {
+          const [created] = await tx.insert(optionItems).values({ productId, name: item.name, sort }).returning();
+          if (!created) throw new Error('insert returned no row');
+          row = created;
+          summary.optionItems.created += 1;
+        } else if (row.sort !== sort) {
+          await tx.update(optionItems).set({ sort }).where(eq(optionItems.id, row.id));
+          summary.optionItems.updated += 1;
+        }
+        const itemId = row.id;
+        const values = existingValues.filter((v) => v.itemId === itemId);
+        for (const [vSort, v] of item.values.entries()) {
+          summary.optionValues.total += 1;
+          const want = { name: v.name, remark: v.remark ?? null, img: v.img ?? null, sort: vSort };
+          const vRow = values.find((r) => r.name === v.name);
+          let id: number;
+          if (vRow) {
+            id = vRow.id;
+            if (differs(vRow, want)) {
+              await tx.update(optionValues).set(want).where(eq(optionValues.id, vRow.id));
+              summary.optionValues.updated += 1;
+            }
+          } else {
+            const [created] = await tx.insert(optionValues).values({ itemId, ...want }).returning({ id: optionValues.id });
+            if (!created) throw new Error('insert returned no row');
+            id = created.id;
+            summary.optionValues.created += 1;
+          }
+          valueIdOf.set(`${p.number}\n${sort}\n${v.name}`, id);
+        }
+        const goneValues = values.filter((r) => !item.values.some((v) => v.name === r.name)).map((r) => r.id);
+        if (goneValues.length) await tx.delete(optionValues).where(inArray(optionValues.id, goneValues));
+        summary.optionValues.removed += goneValues.length;
+      }
+      const goneItems = mine.filter((r) => !p.optionItems.some((i) => i.name === r.name)).map((r) => r.id);
+      if (goneItems.length) await tx.delete(optionItems).where(inArray(optionItems.id, goneItems));
+      summary.optionItems.removed += goneItems.length;
+    }
+
+    // SKUs
+    const skuNumbers = catalogue.products.flatMap((p) => p.skus.map((s) => s.number));
+    const existingSkus = await tx.select().from(propertyConfigs).where(
+      ids.length ? inArray(propertyConfigs.productId, ids) : eq(propertyConfigs.id, -1),
+    );
+    // SKUs that moved here from a product not in this file are found by number too.
+    const movedSkus = skuNumbers.length
+      ? (await tx.select().from(propertyConfigs).where(inArray(propertyConfigs.number, skuNumbers))).filter((r) => !existingSkus.some((e) => e.id === r.id))
+      : [];
+    const skuRows = [...existingSkus, ...movedSkus];
+    const skuIds = new Map<string, { id: number; productId: number }>();
+    for (const p of catalogue.products) {
+      const productId = productIds.get(p.number) ?? 0;
+      const uuids = componentUuids.get(p.number) ?? new Map<string, string>();
+      for (const s of p.skus) {
+        summary.skus.total += 1;
+        const sizes = s.componentSizes
+          ? Object.fromEntries(Object.entries(s.componentSizes).map(([name, size]) => [uuids.get(name) ?? name, { width: size.width, height: size.height }]))
+          : null;
+        const want = {
+          productId,
+          // The option text as the portal lists it: 选项:值 joined by semicolons, in the product's item order.
+          sku: s.options.map((v, i) => `${p.optionItems[i]?.name ?? ''}:${v}`).join(';'),
+          skuNumber: s.skuNumber,
+          optionValueIds: s.options.map((v, i) => valueIdOf.get(`${p.number}\n${i}\n${v}`) ?? 0),
+          saleable: s.saleable, cancelled: s.cancelled, jhiDefault: s.default,
+          minPageCount: s.minPageCount ?? null, maxPageCount: s.maxPageCount ?? null,
+          customToning: s.customToning, toning: s.toning, componentSizes: sizes,
+        };
+        const row = skuRows.find((r) => r.number === s.number);
+        if (row) {
+          skuIds.set(s.number, { id: row.id, productId });
+          if (differs(row, want)) {
+            await tx.update(propertyConfigs).set(want).where(eq(propertyConfigs.id, row.id));
+            summary.skus.updated += 1;
+          }
+        } else {
+          const [created] = await tx.insert(propertyConfigs).values({ number: s.number, ...want }).returning({ id: propertyConfigs.id });
+          if (!created) throw new Error('insert returned no row');
+          skuIds.set(s.number, { id: created.id, productId });
+          summary.skus.created += 1;
+        }
+      }
+    }
+    for (const r of existingSkus) {
+      if (!skuIds.has(r.number) && !r.cancelled) {
+        await tx.update(propertyConfigs).set({ cancelled: true }).where(eq(propertyConfigs.id, r.id));
+        summary.skus.removed += 1;
+      }
+    }
+
+    // Prices: for every SKU of the file, exactly the file's lines at quantity 1.
+    const allSkuIds = [...skuIds.values()].map((s) => s.id);
+    const existingPrices = allSkuIds.length ? await tx.select().from(priceLines).where(inArray(priceLines.propertyConfigId, allSkuIds)) : [];
+    const keep = new Set<number>();
+    const priceBySku = new Map(catalogue.prices.map((p) => [p.sku, p]));
+    for (const [number, { id: propertyConfigId, productId }] of skuIds) {
+      const price = priceBySku.get(number);
+      const wanted: Array<{ priceType: 'retail' | 'customer'; entityId: number; amount: string }> = [];
+      if (price?.retail != null) wanted.push({ priceType: 'retail', entityId: 0, amount: price.retail.toFixed(2) });
+      for (const cp of price?.customerPrices ?? []) {
+        wanted.push({ priceType: 'customer', entityId: customerIds.get(cp.customer) ?? 0, amount: cp.amount.toFixed(2) });
+      }
+      for (const w of wanted) {
+        summary.prices.total += 1;
+        const row = existingPrices.find((r) => r.propertyConfigId === propertyConfigId && r.priceType === w.priceType
+          && r.entityId === w.entityId && r.minQuantity === 1 && !keep.has(r.id));
+        if (!row) {
+          await tx.insert(priceLines).values({ ...w, productId, propertyConfigId, minQuantity: 1 });
+          summary.prices.created += 1;
+        } else {
+          keep.add(row.id);
+          if (Number(row.amount).toFixed(2) !== w.amount || row.productId !== productId) {
+            await tx.update(priceLines).set({ amount: w.amount, productId }).where(eq(priceLines.id, row.id));
+            summary.prices.updated += 1;
+          }
+        }
+      }
+    }
+    const gonePrices = existingPrices.filter((r) => !keep.has(r.id)).map((r) => r.id);
+    if (gonePrices.length) await tx.delete(priceLines).where(inArray(priceLines.id, gonePrices));
+    summary.prices.removed = gonePrices.length;
+
+    await tx.insert(catalogueImports).values({ source: options.source ?? catalogue.name ?? 'catalogue' });
+    return summary;
+  });
+}
+
+/** Categories by name under their parent (the table has no key column); sort follows the file's order. */
+async function upsertCategories(tx: Db, roots: CategoryInput[], n: EntityCounts): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const walk = async (nodes: CategoryInput[], parentId: number | null) => {
+    for (const [sort, node] of nodes.entries()) {
+      n.total += 1;
+      const [row] = await tx.select().from(productCategories)
+        .where(and(parentId === null ? isNull(productCategories.parentId) : eq(productCategories.parentId, parentId), eq(productCategories.name, node.name)))
+        .orderBy(productCategories.id).limit(1);
+      let id: number;
+      if (row) {
+        id = row.id;
+        if (row.sort !== sort) {
+          await tx.update(productCategories).set({ sort }).where(eq(productCategories.id, row.id));
+          n.updated += 1;
+        }
+      } else {
+        const [created] = await tx.insert(productCategories).values({ parentId, name: node.name, sort }).returning({ id: productCategories.id });
+        if (!created) throw new Error('insert returned no row');
+        id = created.id;
+        n.created += 1;
+      }
+      ids.set(node.key, id);
+      if (node.children?.length) await walk(node.children, id);
+    }
+  };
+  await walk(roots, null);
+  return ids;
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { corpusFile } from '../helpers/corpus.ts';
+import { pollTask, uploadFile } from '../helpers/upload.ts';
+import { makeBomb, makeZip } from '../helpers/zips.ts';
+
+const jpeg = (w = 300, h = 200, dpi = 300) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#88aacc' } }).jpeg().withMetadata({ density: dpi }).toBuffer();
+
+type WorkAnswer = { uuid: string; articleName: string; filePath: string; files: Array<{ fileName: string; component: string | null; pages: number }>; pageCount: number; state: string; quantity: number };
+type ParseBody = { state: number; message: { works?: WorkAnswer[]; unsupported?: Array<{ fileName: string; reason: string }>; taskId?: string }; };
+
+describe.each(DB_KINDS)('parse on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+  let img: Buffer;
+
+  const parse = async (filePath: string, token = demo) => {
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(filePath)}&customerHubId=${token === demo ? 1 : 2}`, { token });
+    return { status: res.status, body: (await res.json()) as ParseBody };
+  };
+  /** Uploads files under one folderId, as one pick of the web page does. */
+  const uploadAll = async (files: Array<[string, Buffer]>) => {
+    const folderId = randomUUID();
+    for (const [p, b] of files) {
+      const r = await uploadFile(t, demo, b, p, { folderId });
+      expect(r.done, `upload of ${p}: ${JSON.stringify(r.last.body)}`).toBeDefined();
+    }
+    return folderId;
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    img = await jpeg();
+  });
+  afterAll(async () => t?.close());
+
+  it('makes one work of a top-level image and of a top-level PDF, with its pages', async () => {
+    const f = await uploadAll([['婚纱照.jpg', img], ['画册.pdf', corpusFile('pdf/qpdf_page-labels-and-outlines_30p.pdf')]]);
+    const a = await parse(`upload/${f}/婚纱照.jpg`);
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ state: 200, message: { works: [{ articleName: '婚纱照', quantity: 1, state: 'unmatch', pageCount: 1 }] } });
+    const b = await parse(`upload/${f}/画册.pdf`);
+    expect(b.body.message.works![0]).toMatchObject({ articleName: '画册', pageCount: 30, files: [{ fileName: '画册.pdf', pages: 30 }] });
+  });
+
+  it('makes one work of a folder in natural order, with component subfolders, reporting unsupported files and skipping system files', async () => {
+    const f = await uploadAll([
+      ['Book1/内页/p10.jpg', img], ['Book1/内页/p2.jpg', img], ['Book1/内页/p1.jpg', img], ['Book1/封面/cover.jpg', img],
+    ]);
+    // Files the page never uploads (it filters them) can still be on disk from other clients: put them there.
+    await t.app.services.store.write(1, `upload/${f}/Book1/.DS_Store`, Buffer.from('x'));
+    await t.app.services.store.write(1, `upload/${f}/Book1/说明.docx`, Buffer.from('x'));
+    const r = await parse(`upload/${f}/Book1`);
+    expect(r.status).toBe(200);
+    const w = r.body.message.works![0]!;
+    expect(w.articleName).toBe('Book1');
+    expect(w.files.map((x) => [x.fileName, x.component])).toEqual([['cover.jpg', '封面'], ['p1.jpg', '内页'], ['p2.jpg', '内页'], ['p10.jpg', '内页']]);
+    expect(w.pageCount).toBe(4);
+    expect(r.body.message.unsupported).toEqual([expect.objectContaining({ fileName: '说明.docx' })]);
+  });
+
+  it('parses a folder of more than 50 files as a long task that reports progress and finishes', async () => {
+    const files: Array<[string, Buffer]> = Array.from({ length: 60 }, (_, i) => [`相册/${i + 1}.jpg`, img]);
+    const f = await uploadAll(files);
+    const r = await parse(`upload/${f}/相册`);
+    expect(r.body.state).toBe(100);
+    const done = await pollTask(t, demo, r.body.message.taskId!);
+    expect(done.message.status).toBe('finished');
+    expect(done.message.progress.done).toBe(done.message.progress.total);
+    const w = done.message.jsonContent!.works[0] as unknown as WorkAnswer;
+    expect(w.files.map((x) => x.fileName).slice(0, 3)).toEqual(['1.jpg', '2.jpg', '3.jpg']);
+    expect(w.pageCount).toBe(60);
+    expect((await t.call('GET', `/api/long-time-tasks/${r.body.message.taskId}`, { token: partial })).status).toBe(404);
+  });
+
+  it('parses a zip with several folders into one work per folder, as a task', async () => {
+    const zip = await makeZip([['A/1.jpg', img], ['A/2.jpg', img], ['B/1.jpg', img], ['__MACOSX/A/._1.jpg', Buffer.from('x')], ['readme.txt', Buffer.from('hi')]]);
+    const f = await uploadAll([['batch.zip', zip]]);
+    const r = await parse(`upload/${f}/batch.zip`);
+    expect(r.body.state).toBe(100);
+    const done = await pollTask(t, demo, r.body.message.taskId!);
+    expect(done.message.status).toBe('finished');
+    const works = done.message.jsonContent!.works as unknown as WorkAnswer[];
+    expect(works.map((w) => [w.articleName, w.files.length])).toEqual([['A', 2], ['B', 1]]);
+    expect(done.message.jsonContent!.unsupported.map((u) => u.fileName)).toEqual(['readme.txt']);
+  });
+
+  it('decodes GBK names of a zip without the UTF-8 flag', async () => {
+    const f = await uploadAll([['中文.zip', corpusFile('zip/admzip_chs_name_gbk.zip')]]);
+    const r = await parse(`upload/${f}/中文.zip`);
+    const done = await pollTask(t, demo, r.body.message.taskId!);
+    expect(done.message.status).toBe('finished');
+    const names = JSON.stringify(done.message.jsonContent);
+    expect(names).not.toMatch(/\uFFFD/);
+    expect(names).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it.each([
+    ['zip/unzipper_zip-slip.zip', /非法路径/],
+    ['zip/unzipper_zip-slip-win.zip', /非法路径/],
+  ])('refuses %s with a clear message and extracts nothing', async (src, message) => {
+    const f = await uploadAll([['evil.zip', corpusFile(src)]]);
+    const r = await parse(`upload/${f}/evil.zip`);
+    const done = await pollTask(t, demo, r.body.message.taskId!);
+    expect(done.message.status).toBe('failed');
+    expect(done.message.error).toMatch(message);
+  });
+
+  it('refuses a 2 GiB zip bomb within seconds', async () => {
+    const bomb = await makeBomb(2 * 1024 ** 3);
+    expect(bomb.length).toBeLessThan(10 * 1024 * 1024);
+    const f = await uploadAll([['bomb.zip', bomb]]);
+    const started = Date.now();
+    const r = await parse(`upload/${f}/bomb.zip`);
+    const done = await pollTask(t, demo, r.body.message.taskId!, 30_000);
+    expect(done.message.status).toBe('failed');
+    expect(done.message.error).toMatch(/压缩/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 120_000);
+
+  it('answers 404 for a missing item, 400 for a path outside uploads, and 403 for another hub', async () => {
+    expect((await parse(`upload/${randomUUID()}/nothing.jpg`)).status).toBe(404);
+    for (const p of ['../x', 'upload/../../jwt-secret', '/etc/passwd', 'upload\\x', 'jwt-secret']) expect((await parse(p)).status).toBe(400);
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=upload/x/y.jpg&customerHubId=2`, { token: demo });
+    expect(res.status).toBe(403);
+  });
+
+  it('lists preview images of a work and serves them as JPEGs of about 1024 px, made once', async () => {
+    const big = await jpeg(3000, 2000);
+    const f = await uploadAll([['Prev/a.jpg', big], ['Prev/b.pdf', corpusFile('pdf/qpdf_boxes.pdf')]]);
+    const res = await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(`upload/${f}/Prev`)}&t=${Date.now()}`, { token: demo });
+    expect(res.status).toBe(200);
+    const list = (await res.json()) as Array<{ name: string; url: string }>;
+    expect(list).toHaveLength(1 + 8);
+    const first = await fetch(t.url + list[0]!.url);
+    expect(first.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(await first.arrayBuffer())).metadata();
+    expect(Math.max(meta.width!, meta.height!)).toBe(1024);
+    const page = await fetch(t.url + list[3]!.url);
+    expect(page.status).toBe(200);
+    expect((await sharp(Buffer.from(await page.arrayBuffer())).metadata()).format).toBe('jpeg');
+    expect((await fetch(t.url + list[0]!.url.replace(/sig=[^&]+/, 'sig=x'))).status).toBe(403);
+  });
+
+  it('deletes a stored file or a work folder of the hub only', async () => {
+    const f = await uploadAll([['Del/a.jpg', img], ['Del/b.jpg', img]]);
+    const other = await t.call('POST', '/api/files/deleteFile', { token: partial, body: { filePath: `upload/${f}/Del/a.jpg` } });
+    expect(other.status).toBe(404);
+    const one = await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: `upload/${f}/Del/a.jpg` } });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ state: 200 });
+    const folder = await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: `upload/${f}/Del` } });
+    expect(folder.status).toBe(200);
+    expect((await parse(`upload/${f}/Del`)).status).toBe(404);
+    expect((await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: '../../jwt-secret' } })).status).toBe(400);
+    expect((await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: 'templates' } })).status).toBe(400);
+  });
+});

@@ -1,0 +1,145 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { corpusFile } from '../helpers/corpus.ts';
+import { chunksOf, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
+
+/** Noise compresses badly, so a PNG of it is several megabytes: several chunks. */
+async function bigPng(width = 1600, height = 1200) {
+  const raw = randomBytes(width * height * 3);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).withMetadata({ density: 300 }).toBuffer();
+}
+
+describe.each(DB_KINDS)('upload on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+  let big: Buffer;
+
+  beforeAll(async () => {
+    t = await startApp(kind, { MAX_CHUNK_BYTES: '2100000' });
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    big = await bigPng();
+  });
+  afterAll(async () => t?.close());
+
+  it('stores a one-chunk JPEG and answers 300 with its pixels and stated density', async () => {
+    const bytes = corpusFile('images/pillow_rgb_jfif300.jpg');
+    const { done } = await uploadFile(t, demo, bytes, 'photo.jpg');
+    expect(done?.body).toMatchObject({ state: 200, message: { status: 300, filePath: expect.stringMatching(/^upload\/[^/]+\/photo\.jpg$/) } });
+    expect(done!.body.message.info).toMatchObject({ dpi: 300 });
+    const served = await fetch(t.url + done!.body.message.accessUrl!);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-disposition')).toMatch(/filename\*=UTF-8''photo\.jpg/);
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(bytes));
+  });
+
+  it('reports the size after EXIF orientation', async () => {
+    const { done } = await uploadFile(t, demo, corpusFile('orientation/Landscape_6.jpg'), 'Landscape_6.jpg');
+    expect(done!.body.message.info).toMatchObject({ width: 1800, height: 1200, dpi: 72 });
+  });
+
+  it('assembles chunks sent out of order, in parallel and more than once, exactly once and byte-identical', async () => {
+    const n = chunksOf(big).length;
+    expect(n).toBeGreaterThanOrEqual(3);
+    const order = [...Array.from({ length: n }, (_, i) => n - i), 2, 1, 2];
+    const { answers, done, folderId } = await uploadFile(t, demo, big, 'Album/noise.png', { order, parallel: true });
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(done?.body.message).toMatchObject({ status: 300, info: { width: 1600, height: 1200, dpi: 300 } });
+    const again = await uploadFile(t, demo, big, 'Album/noise.png', { folderId, order: [1] });
+    expect(again.last.body.message.status).toBe(300);
+    const served = Buffer.from(await (await fetch(t.url + done!.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('accepts the simple-uploader.js field names', async () => {
+    const bytes = corpusFile('pdf/qpdf_boxes.pdf');
+    const r = await sendChunk(t, demo, { bytes, filePath: 'boxes.pdf', folderId: randomUUID(), identifier: 'su-1', index: 1, total: 1, size: bytes.length, names: 'simple-uploader' });
+    expect(r.body.message).toMatchObject({ status: 300, info: { pages: 8, width: expect.any(Number), height: expect.any(Number) } });
+  });
+
+  it.each([
+    ['a.gif', 'GIF89a', '只能上传.zip,.pdf,.png,.jpg'],
+    ['notes.txt', 'hello', '只能上传.zip,.pdf,.png,.jpg'],
+    [`${'很长的文件夹名'.repeat(37)}/a.jpg`, 'x', '文件路径过长，系统无法识别'],
+  ])('refuses %s with the spec\'s message', async (filePath, content, message) => {
+    const bytes = Buffer.from(content);
+    const r = await sendChunk(t, demo, { bytes, filePath, folderId: randomUUID(), identifier: 'x', index: 1, total: 1, size: bytes.length });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ state: 400, message: { status: 400, error: message } });
+  });
+
+  it.each([
+    ['damaged/text_disguised_as.jpg', 'x.jpg', /文件内容与扩展名不符/],
+    ['damaged/pdf_disguised_as.jpg', 'y.jpg', /文件内容与扩展名不符/],
+    ['images/pillow_rgb_jfif300.jpg', 'z.png', /文件内容与扩展名不符/],
+    ['damaged/imagesize_invalid_sample.png', 'bad.png', /文件内容与扩展名不符|文件破损/],
+  ])('refuses %s stored as %s and stores nothing', async (src, filePath, message) => {
+    const bytes = corpusFile(src);
+    const folderId = randomUUID();
+    const r = await sendChunk(t, demo, { bytes, filePath, folderId, identifier: 'd', index: 1, total: 1, size: bytes.length });
+    expect(r.status).toBe(400);
+    expect(r.body.message.error).toMatch(message);
+    const list = await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(`upload/${folderId}/${filePath}`)}`, { token: demo });
+    expect(list.status).toBe(404);
+  });
+
+  it('refuses a chunk over the limit with 413, a size that does not add up, and a bad index', async () => {
+    const huge = Buffer.alloc(2_200_000, 1);
+    const r = await sendChunk(t, demo, { bytes: huge, filePath: 'huge.png', folderId: randomUUID(), identifier: 'h', index: 1, total: 1, size: huge.length });
+    expect(r.status).toBe(413);
+    expect(r.body.message.error).toMatch(/分片过大/);
+    const png = corpusFile('images/pillow_hopper_phys96.png');
+    const wrong = await sendChunk(t, demo, { bytes: png, filePath: 'w.png', folderId: randomUUID(), identifier: 'w', index: 1, total: 1, size: png.length + 5 });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message.error).toMatch(/文件大小不符/);
+    const badIndex = await sendChunk(t, demo, { bytes: png, filePath: 'i.png', folderId: randomUUID(), identifier: 'i', index: 3, total: 2, size: png.length });
+    expect(badIndex.status).toBe(400);
+    const notMultipart = await t.call('POST', '/api/files/updateFile', { token: demo, body: { a: 1 } });
+    expect(notMultipart.status).toBe(400);
+    expect(((await notMultipart.json()) as { message: { error: string } }).message.error).toMatch(/multipart/);
+  });
+
+  it('serves a file only to its hub without a signature, and never outside the hub root', async () => {
+    const { done } = await uploadFile(t, demo, corpusFile('images/pillow_hopper_phys96.png'), 'hopper.png');
+    const raw = done!.body.message.accessUrl!.split('?')[0]!;
+    expect((await fetch(t.url + raw)).status).toBe(403);
+    expect((await t.call('GET', raw, { token: demo })).status).toBe(200);
+    expect((await t.call('GET', raw, { token: partial })).status).toBe(403);
+    const asHub2 = raw.replace('/raw/1/', '/raw/2/');
+    expect((await t.call('GET', asHub2, { token: partial })).status).toBe(404);
+    for (const evil of ['/api/files/raw/1/..%2f..%2fjwt-secret', '/api/files/raw/1/%2e%2e/%2e%2e/jwt-secret', '/api/files/raw/1/upload/..%5c..%5cx']) {
+      const res = await t.call('GET', evil, { token: demo });
+      expect([400, 404]).toContain(res.status);
+    }
+  });
+
+  it('completes an upload after a server restart between chunks', async () => {
+    const chunks = chunksOf(big);
+    const folderId = randomUUID();
+    const send = (app: TestApp, token: string, i: number) =>
+      sendChunk(app, token, { bytes: chunks[i - 1]!, filePath: 'restart.png', folderId, identifier: 'r', index: i, total: chunks.length, size: big.length });
+    expect((await send(t, demo, 1)).body.message.status).toBe(200);
+    expect((await send(t, demo, 2)).body.message.status).toBe(200);
+    await t.stop();
+    t = await startApp(kind, { MAX_CHUNK_BYTES: '2100000' }, t.keep);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    let last;
+    for (let i = 3; i <= chunks.length; i++) last = await send(t, demo, i);
+    expect(last!.body.message.status).toBe(300);
+    const served = Buffer.from(await (await fetch(t.url + last!.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('removes abandoned partial uploads after the configured age', async () => {
+    const chunks = chunksOf(big);
+    await sendChunk(t, demo, { bytes: chunks[0]!, filePath: 'abandoned.png', folderId: randomUUID(), identifier: 'ab', index: 1, total: chunks.length, size: big.length });
+    const removed = await t.app.services.uploads.sweepAbandoned(Date.now() + 49 * 3600_000);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await t.app.services.uploads.sweepAbandoned(Date.now() + 49 * 3600_000)).toBe(0);
+  });
+});

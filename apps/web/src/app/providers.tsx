@@ -1,0 +1,23 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import type { ReactNode } from 'react';
+import { queryClient } from '../lib/query-client.ts';
+
+dayjs.locale('zh-cn');
+
+/**
+ * antd in Chinese; `autoInsertSpace: false` keeps two-character labels as written (提交, not 提 交),
+ * which is also what the e2e tests look for. antd's `App` gives message/modal their context.
+ */
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }}>
+      <AntApp>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,63 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { FullPageSpin } from '../components/FullPageSpin.tsx';
+import { RequireAuth } from '../features/auth/components/RequireAuth.tsx';
+import { RootRoute, type RouteHandle } from './RootRoute.tsx';
+
+/** React.lazy for named exports: each page is its own chunk, so /login does not load the others. */
+function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage.tsx'), 'LoginPage');
+const AppLayout = lazyPage(() => import('../features/layout/components/AppLayout.tsx'), 'AppLayout');
+const BatchUploadRoute = lazyPage(() => import('./routes/batch-upload.tsx'), 'BatchUploadRoute');
+const Payment1Route = lazyPage(() => import('./routes/payment1.tsx'), 'Payment1Route');
+const OrdersRoute = lazyPage(() => import('./routes/orders.tsx'), 'OrdersRoute');
+const NotFoundRoute = lazyPage(() => import('./routes/not-found.tsx'), 'NotFoundRoute');
+
+const handle = (title: string): RouteHandle => ({ title });
+
+export const router = createBrowserRouter([
+  {
+    element: <RootRoute />,
+    children: [
+      {
+        path: '/login',
+        handle: handle('登录'),
+        element: (
+          <Suspense fallback={<FullPageSpin />}>
+            <LoginPage />
+          </Suspense>
+        ),
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: (
+              <Suspense fallback={<FullPageSpin />}>
+                <AppLayout />
+              </Suspense>
+            ),
+            children: [
+              { index: true, element: <Navigate to="/batch-upload" replace /> },
+              { path: '/batch-upload', handle: handle('批量上传下单'), element: <BatchUploadRoute /> },
+              { path: '/payment1', handle: handle('确认订单'), element: <Payment1Route /> },
+              { path: '/orders', handle: handle('我的订单'), element: <OrdersRoute /> },
+            ],
+          },
+        ],
+      },
+      {
+        path: '*',
+        handle: handle('页面不存在'),
+        element: (
+          <Suspense fallback={<FullPageSpin />}>
+            <NotFoundRoute />
+          </Suspense>
+        ),
+      },
+    ],
+  },
+]);

@@ -1,0 +1,35 @@
+import { Button, Result } from 'antd';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { FullPageSpin } from '../../../components/FullPageSpin.tsx';
+import { getToken } from '../../../lib/auth-token.ts';
+import { errorMessage, isApiError } from '../../../lib/http.ts';
+import { useAccount } from '../api/account.ts';
+
+/**
+ * Guards the customer's pages: without a token, or when /api/account refuses it (401), the
+ * customer goes to /login, which brings them back here after logging in.
+ */
+export function RequireAuth() {
+  const location = useLocation();
+  const token = getToken();
+  const account = useAccount({ enabled: token !== null });
+
+  if (token === null || (isApiError(account.error) && account.error.status === 401)) {
+    return <Navigate to="/login" replace state={{ from: location }} />;
+  }
+  if (account.isPending) return <FullPageSpin />;
+  if (account.isError) {
+    return (
+      <Result
+        status="error"
+        title={errorMessage(account.error)}
+        extra={
+          <Button type="primary" onClick={() => void account.refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
+  }
+  return <Outlet />;
+}

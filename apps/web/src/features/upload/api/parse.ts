@@ -1,0 +1,24 @@
+import { get } from '../../../lib/http.ts';
+import type { LongTask, ParseAnswer } from './types.ts';
+
+/**
+ * GET /api/sales_order/parseOrderInfo4BatchUp: parses one uploaded top-level item
+ * (`upload/<folderId>/<name>`): state 200 with the works, or 100 with a long task to poll.
+ */
+export async function parseUploadedItem(filePath: string, customerHubId: number, signal?: AbortSignal): Promise<ParseAnswer> {
+  const { data } = await get<ParseAnswer>('/api/sales_order/parseOrderInfo4BatchUp', {
+    query: { filePath, customerHubId },
+    signal,
+    silent: true,
+  });
+  return data;
+}
+
+/** GET /api/long-time-tasks/{taskId}. */
+export async function getLongTask(taskId: string, signal?: AbortSignal): Promise<LongTask> {
+  const { data } = await get<{ state: number; message: LongTask }>(`/api/long-time-tasks/${encodeURIComponent(taskId)}`, {
+    signal,
+    silent: true,
+  });
+  return data.message;
+}

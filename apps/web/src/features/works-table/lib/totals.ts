@@ -1,0 +1,24 @@
+/** The part of a work the footer totals need. */
+export interface TotalsInput {
+  quantity: number;
+  pageCount?: number | null;
+}
+
+export interface Totals {
+  /** Σ quantity × page count: the pages the shop will print. */
+  totalPages: number;
+  fileCount: number;
+  /** Σ quantity. */
+  totalCopies: number;
+}
+
+/** product-spec §2: total pages = sum of (quantity × page count); file count; sum of copies. */
+export function computeTotals(works: readonly TotalsInput[]): Totals {
+  let totalPages = 0;
+  let totalCopies = 0;
+  for (const work of works) {
+    totalPages += work.quantity * (work.pageCount ?? 0);
+    totalCopies += work.quantity;
+  }
+  return { totalPages, fileCount: works.length, totalCopies };
+}
