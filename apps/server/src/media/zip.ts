@@ -93,6 +93,8 @@ function readRawEntries(zipfile: yauzl.ZipFile, limits: ZipLimits): Promise<yauz
       entries.push(entry);
       if (entries.length > limits.maxEntries) {
         zipfile.removeAllListeners();
+        // An 'error' event without a listener would crash the process.
+        zipfile.on('error', () => {});
         reject(new MediaError('zip-too-many-entries'));
         return;
       }
