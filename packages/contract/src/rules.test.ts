@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { allowedDeviation, fitsSize, mmToPx, orientationFit, pxToMm, toleranceText } from './rules.ts';
+
+describe('print rules', () => {
+  it('converts mm and pixels with DPI / 25.4', () => {
+    expect(pxToMm(1500, 300)).toBeCloseTo(127, 6);
+    expect(mmToPx(127, 300)).toBeCloseTo(1500, 6);
+  });
+
+  it('applies tolerance in mm and in percent of each side', () => {
+    expect(allowedDeviation(420, { error: 1, errorType: 'percent' })).toBeCloseTo(4.2);
+    expect(allowedDeviation(420, { error: 1, errorType: 'mm' })).toBe(1);
+    const a3 = { width: 297, height: 420 };
+    expect(fitsSize({ width: 299.97, height: 424.2 }, a3, { error: 1, errorType: 'percent' })).toBe(true);
+    expect(fitsSize({ width: 300.1, height: 420 }, a3, { error: 1, errorType: 'percent' })).toBe(false);
+    expect(fitsSize({ width: 299, height: 422 }, a3, { error: 2, errorType: 'mm' })).toBe(true);
+    expect(fitsSize({ width: 299.01, height: 420 }, a3, { error: 2, errorType: 'mm' })).toBe(false);
+    // exactly on the limit after float arithmetic
+    expect(fitsSize({ width: 0.1 + 0.2, height: 1 }, { width: 0.2, height: 1 }, { error: 0.1, errorType: 'mm' })).toBe(true);
+  });
+
+  it('accepts the swapped orientation only with automatic orientation detection', () => {
+    const card = { width: 90, height: 54 };
+    const portrait = { width: 54, height: 90 };
+    expect(orientationFit(portrait, card, { error: 1, errorType: 'mm', autoOrientationDetection: false })).toBeNull();
+    expect(orientationFit(portrait, card, { error: 1, errorType: 'mm', autoOrientationDetection: true })).toBe('swapped');
+    expect(orientationFit(card, card, { error: 0, errorType: 'mm', autoOrientationDetection: true })).toBe('as-is');
+    expect(toleranceText({ error: 1, errorType: 'percent' })).toBe('±1%');
+  });
+});

@@ -1,0 +1,36 @@
+/** Pure print rules shared by the server's check and the browser's dialogs. */
+
+export const MM_PER_INCH = 25.4;
+
+/** Millimetres of a pixel length at a density (product-spec §9: mm ↔ px uses DPI / 25.4). */
+export const pxToMm = (px: number, dpi: number) => (px / dpi) * MM_PER_INCH;
+export const mmToPx = (mm: number, dpi: number) => (mm * dpi) / MM_PER_INCH;
+
+export type Tolerance = { error: number; errorType: 'mm' | 'percent' };
+
+/** The allowed deviation in mm from a standard length: absolute, or a percentage of that length. */
+export const allowedDeviation = (standardMm: number, t: Tolerance) => (t.errorType === 'percent' ? (standardMm * t.error) / 100 : t.error);
+
+/** Floating point noise (0.1 + 0.2) must never fail a size that is exactly on the limit. */
+const EPSILON = 1e-6;
+
+export function fitsSize(actual: { width: number; height: number }, standard: { width: number; height: number }, t: Tolerance): boolean {
+  return Math.abs(actual.width - standard.width) <= allowedDeviation(standard.width, t) + EPSILON
+    && Math.abs(actual.height - standard.height) <= allowedDeviation(standard.height, t) + EPSILON;
+}
+
+/** Which orientation fits: as is, swapped (only with automatic orientation detection), or none. */
+export function orientationFit(
+  actual: { width: number; height: number },
+  standard: { width: number; height: number },
+  t: Tolerance & { autoOrientationDetection: boolean },
+): 'as-is' | 'swapped' | null {
+  if (fitsSize(actual, standard, t)) return 'as-is';
+  if (t.autoOrientationDetection && fitsSize({ width: actual.height, height: actual.width }, standard, t)) return 'swapped';
+  return null;
+}
+
+export const toleranceText = (t: Tolerance) => (t.errorType === 'percent' ? `±${t.error}%` : `±${t.error}mm`);
+
+/** Orientation codes of the crop dialog (product-spec §9) to degrees. */
+export const ORIENTATION_DEGREES: Record<number, 0 | 90 | 180 | 270> = { 1: 0, 6: 90, 3: 180, 8: 270 };
