@@ -18,7 +18,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
-import { fileRoutes, previewRoutes } from './routes/files.ts';
+import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
 import { createServices } from './services/index.ts';
@@ -101,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(locationRoutes, { services });
     await api.register(fileRoutes, { services, config });
     await api.register(previewRoutes, { services });
+    await api.register(fixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
   }, { prefix: '/api' });
 

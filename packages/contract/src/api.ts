@@ -165,3 +165,72 @@ export const Region = z.object({ id: z.number().int(), code: z.string(), name: z
 export type Region = z.infer<typeof Region>;
 export const CitiesQuery = z.object({ provinceId: zId });
 export const DistrictsQuery = z.object({ cityId: zId });
+
+// --- the file check, crop and sort (product-spec §7, decisions §5)
+export const CheckFileBody = z.object({
+  propertyConfigId: zId,
+  productId: zId,
+  customerHubId: zId.optional(),
+  filePath: z.string().min(1).max(1024),
+  makeWay: z.string().max(20).optional(),
+  checkNumberOfPages: z.boolean().optional(),
+  /** Names the work exactly when several share a filePath. */
+  workUuid: z.uuid().optional(),
+});
+export const FileCheckRow = z.object({
+  filename: z.string(),
+  itemPath: z.string(),
+  type: z.enum(['image', 'pdf']),
+  page: z.number().int().nullable(),
+  width: z.number(),
+  height: z.number(),
+  component: z.object({
+    componentId: z.number().int(), componentName: z.string(), width: z.number(), height: z.number(),
+    error: z.number(), errorType: ErrorType, errorText: z.string(), autoOrientationDetection: z.boolean(),
+  }).nullable(),
+  resolutionDetect: z.number().nullable(),
+  dpiStated: z.boolean().nullable(),
+  resolutionThreshold: z.number(),
+  resolutionLimit: z.number().nullable(),
+  resolutionWarning: z.boolean(),
+  effectiveDpi: z.number().nullable(),
+  pass: z.boolean(),
+  reason: z.string().nullable(),
+  previewUrl: z.string(),
+  previewRelativeUrl: z.string(),
+});
+export type FileCheckRow = z.infer<typeof FileCheckRow>;
+export const CheckComponentCount = z.object({ componentId: z.number().int(), componentName: z.string(), width: z.number(), height: z.number(), count: z.number().int() });
+export const CheckFileAnswer = z.union([
+  z.object({ state: z.literal(200), message: z.object({
+    workUuid: z.string(), resolutionWarning: z.boolean(), addPageNum: z.number().int(), pageCount: z.number().int(), fileArea: z.number(),
+    components: z.array(CheckComponentCount), fileCheckResult: z.array(FileCheckRow),
+  }) }),
+  z.object({ state: z.literal(400), message: z.object({
+    workUuid: z.string(), fileName: z.string(), status: z.literal('error'),
+    message: z.object({ fileCheckResult: z.array(FileCheckRow), pageCountWarning: z.boolean(), error: z.literal(true) }),
+    messages: z.array(z.object({ message: z.string() })),
+  }) }),
+]);
+export type CheckFileAnswer = z.infer<typeof CheckFileAnswer>;
+
+export const CropBody = z.object({
+  path: z.string().min(1).max(1024),
+  x: z.number().finite(),
+  y: z.number().finite(),
+  width: z.number().finite().positive(),
+  height: z.number().finite().positive(),
+  scale: z.number().finite().positive().max(10000).default(100),
+  rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
+});
+export const CropAnswer = z.object({
+  success: z.literal(true),
+  data: z.object({ width: z.number(), height: z.number(), widthPx: z.number().int(), heightPx: z.number().int(), dpi: z.number(), previewUrl: z.string(), previewRelativeUrl: z.string() }),
+});
+export const SortWorkFilesBody = z.object({
+  accessPath: z.string().min(1).max(1024),
+  fileNames: z.array(z.string().min(1).max(1024)).max(10000),
+  name: z.string().max(200).optional(),
+  acceptFolder: z.union([z.boolean(), z.string().max(10)]).optional(),
+  workUuid: z.uuid().optional(),
+});

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
@@ -12,7 +13,6 @@ const ChunkAnswerSchema = z.object({
     z.object({ status: z.literal(200) }),
   ]),
 });
-const RefusalSchema = z.object({ state: z.literal(400), message: z.object({ status: z.literal(400), error: z.string() }) });
 
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
 
@@ -22,9 +22,9 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
   app.post('/files/updateFile', {
     schema: {
       tags,
-      description: 'One chunk of a file (multipart: the fields of decisions §3, then the part `file`). simple-uploader.js names are accepted too.',
+      description: 'One chunk of a file (multipart: the fields of decisions §3, then the part `file`). simple-uploader.js names are accepted too. Refusals answer 4xx {state: 400, message: {status: 400, error}}.',
       consumes: ['multipart/form-data'],
-      response: { 200: ChunkAnswerSchema, 400: RefusalSchema, 413: RefusalSchema },
+      response: { 200: ChunkAnswerSchema },
     },
   }, async (request) => {
     if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
@@ -102,4 +102,21 @@ export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     return reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=300')
       .header('content-disposition', 'inline').type('image/jpeg').send(stream);
   });
+};
+
+export const fixRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const tags = ['check'];
+
+  app.post('/files/cropImg', { schema: { tags, body: CropBody, response: { 200: CropAnswer } } },
+    async (request) => services.crop.crop(request.user.hubId, request.body));
+
+  app.post('/files/undoCrop', { schema: { tags, body: z.object({ path: z.string().min(1).max(1024) }), response: { 200: CropAnswer } } },
+    async (request) => services.crop.undo(request.user.hubId, request.body.path));
+
+  app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody } },
+    async (request) => services.check.sort(request.user.hubId, request.body));
+
+  app.post('/sales_order/checkFile', {
+    schema: { tags, description: 'Checks a work against a SKU. A failing check is an answer (HTTP 200, state 400), not an HTTP error.', body: CheckFileBody, response: { 200: CheckFileAnswer } },
+  }, async (request) => (await services.check.check(request.user.hubId, request.body)).answer);
 };

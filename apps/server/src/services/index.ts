@@ -6,6 +6,8 @@ import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
 import { createAccountService } from './accounts.ts';
 import { createCatalogueService } from './catalogue.ts';
+import { createCheckService } from './check.ts';
+import { createCropService } from './crop.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
@@ -28,19 +30,23 @@ export function createServices(db: Db, config: Config, log: Log) {
     handlers: { parse: (payload: ParseJob, ctx) => parse!.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>> },
   });
   parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
+  const catalogue = createCatalogueService(db, urls);
+  const previews = createPreviewService(db, store, urls);
   return {
     urls,
     store,
     runner,
     parse,
     accounts: createAccountService(db),
-    catalogue: createCatalogueService(db, urls),
+    catalogue,
     locations: createLocationService(db),
     loginGuard: new LoginGuard(config.login.maxFailures, config.login.windowSeconds * 1000),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
     uploads: createUploadService({ db, store, urls, config, log }),
     files: createFileService(db, store),
-    previews: createPreviewService(db, store, urls),
+    previews,
+    check: createCheckService({ db, store, catalogue, previews }),
+    crop: createCropService({ db, store, previews }),
     tasks: createTaskService(runner),
   };
 }

@@ -87,6 +87,9 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
       }
       return out;
     },
+    link,
+    /** Drops the cached previews of a file whose bytes changed (crop, undo). */
+    forget: (hubId: number, rel: string) => Promise.all([store.remove(hubId, `.previews/${rel}.jpg`), store.remove(hubId, `.previews/${rel}`)]),
     verify: (hubId: number, rel: string, exp: unknown, sig: unknown) => urls.verify(`pv:${hubId}:${rel}`, exp, sig),
     /** The preview file (made now if needed) of an image, or of one page of a PDF. */
     async open(hubId: number, rel: string, page: number | null) {

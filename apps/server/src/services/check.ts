@@ -1,0 +1,161 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { MSG } from '@portal/contract';
+import type { Db } from '../db/client.ts';
+import { propertyConfigs, storedFiles, works } from '../db/schema/index.ts';
+import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
+import { kindOf } from '../domain/works.ts';
+import { AppError, notFound } from '../errors.ts';
+import { MediaError } from '../media/errors.ts';
+import { imageIntegrity } from '../media/integrity.ts';
+import { readPdfMeta } from '../media/pdf.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import { cleanRelativePath } from '../storage/paths.ts';
+import type { CatalogueService } from './catalogue.ts';
+import type { PreviewService } from './previews.ts';
+
+export type CheckRequest = { propertyConfigId: number; productId: number; filePath: string; checkNumberOfPages?: boolean; workUuid?: string };
+
+export type CheckRowOut = FileCheckRow & { previewUrl: string; previewRelativeUrl: string };
+export type CheckAnswer =
+  | { state: 200; message: { workUuid: string; resolutionWarning: boolean; addPageNum: number; pageCount: number; fileArea: number; components: CheckOutcome['components']; fileCheckResult: CheckRowOut[] } }
+  | { state: 400; message: { workUuid: string; fileName: string; status: 'error'; message: { fileCheckResult: CheckRowOut[]; pageCountWarning: boolean; error: true }; messages: Array<{ message: string }> } };
+
+type Meta = Record<string, unknown>;
+const FILE_GONE = '文件不存在，请重新上传';
+
+/**
+ * checkFile: measures a work's files against the chosen SKU's components and stores the outcome with
+ * the work, so the order can re-verify it. Measurements come from what was read at upload; what is
+ * learnt here (is the image whole, every PDF page's size) is stored so a second check reads nothing.
+ */
+export function createCheckService(deps: { db: Db; store: FileStore; catalogue: CatalogueService; previews: PreviewService }) {
+  const { db, store } = deps;
+
+  async function findWork(hubId: number, filePath: string, uuid?: string) {
+    const cond = uuid ? and(eq(works.hubId, hubId), eq(works.uuid, uuid)) : and(eq(works.hubId, hubId), eq(works.filePath, cleanRelativePath(filePath)));
+    const [w] = await db.select().from(works).where(cond).orderBy(desc(works.createdAt)).limit(1);
+    if (!w) throw notFound('作品不存在，请重新上传');
+    return w;
+  }
+
+  async function sku(hubId: number, productId: number, propertyConfigId: number) {
+    const product = await deps.catalogue.productDetails(hubId, productId);
+    const config = product.propertyConfigs.find((c) => c.id === propertyConfigId);
+    if (!config) throw notFound('商品配置不存在');
+    const [raw] = await db.select({ componentSizes: propertyConfigs.componentSizes }).from(propertyConfigs).where(eq(propertyConfigs.id, propertyConfigId));
+    const sizes = raw?.componentSizes ?? {};
+    const components: CheckComponent[] = product.components.filter((c) => !c.cancelled).map((c) => ({
+      id: c.id, uuid: c.uuid, name: c.name, width: sizes[c.uuid]?.width ?? c.width, height: sizes[c.uuid]?.height ?? c.height,
+      error: c.error, errorType: c.errorType, autoOrientationDetection: c.autoOrientationDetection,
+      resolutionThreshold: c.resolutionThreshold, resolutionLimit: c.resolutionLimit,
+    }));
+    return { product, config, components };
+  }
+
+  /** The measured items of a work: one per image, one per PDF page, in the work's order. */
+  async function measure(hubId: number, files: Array<{ filePath: string; fileName: string; component: string | null }>): Promise<CheckItem[]> {
+    const paths = files.map((f) => f.filePath);
+    const rows = paths.length ? await db.select({ id: storedFiles.id, path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles)
+      .where(and(eq(storedFiles.hubId, hubId), inArray(storedFiles.path, paths))) : [];
+    const byPath = new Map(rows.map((r) => [r.path, r]));
+    const items: CheckItem[] = [];
+    for (const f of files) {
+      const base = { filePath: f.filePath, fileName: f.fileName, folderComponent: f.component };
+      const row = byPath.get(f.filePath);
+      const kind = kindOf(f.filePath);
+      if (!row || !(await store.stat(hubId, f.filePath))) {
+        items.push(kind === 'pdf' ? { ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: FILE_GONE } : { ...base, type: 'image', widthPx: 0, heightPx: 0, dpi: 72, dpiStated: false, broken: FILE_GONE });
+        continue;
+      }
+      const meta: Meta = { ...(row.meta ?? {}) };
+      let learnt = false;
+      if (kind === 'image') {
+        if (meta.intact === undefined) {
+          const reason = await imageIntegrity(store.localPath(hubId, f.filePath), f.filePath.toLowerCase().endsWith('.png') ? 'png' : 'jpeg').catch(() => MSG.fileBroken);
+          meta.intact = reason === null;
+          meta.brokenReason = reason;
+          learnt = true;
+        }
+        const w = Number(meta.width) || 0;
+        const h = Number(meta.height) || 0;
+        const broken = meta.intact === false ? String(meta.brokenReason ?? MSG.fileBroken) : w <= 0 || h <= 0 ? MSG.fileBroken : undefined;
+        items.push({ ...base, type: 'image', widthPx: w, heightPx: h, dpi: Number(meta.dpi) || 72, dpiStated: meta.dpiStated === true, broken });
+      } else {
+        if (!Array.isArray(meta.pageSizes)) {
+          try {
+            const m = await readPdfMeta(store.localPath(hubId, f.filePath));
+            meta.pageSizes = m.pageSizes.map((p) => [p.widthMm, p.heightMm]);
+          } catch (err) {
+            meta.pageSizes = [];
+            meta.brokenReason = err instanceof MediaError ? err.message : MSG.fileBroken;
+          }
+          learnt = true;
+        }
+        const sizes = meta.pageSizes as Array<[number, number]>;
+        if (sizes.length === 0) items.push({ ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: String(meta.brokenReason ?? MSG.fileBroken) });
+        sizes.forEach(([w, h], i) => items.push({ ...base, type: 'pdf', page: i + 1, widthMm: w, heightMm: h }));
+      }
+      if (learnt) await db.update(storedFiles).set({ meta }).where(eq(storedFiles.id, row.id));
+    }
+    return items;
+  }
+
+  function withPreviews(hubId: number, rows: FileCheckRow[]): CheckRowOut[] {
+    return rows.map((r) => {
+      const l = deps.previews.link(hubId, r.itemPath, r.type === 'pdf' ? r.page : null);
+      return { ...r, previewUrl: l.url, previewRelativeUrl: l.relativeUrl };
+    });
+  }
+
+  return {
+    /** Runs the check; the outcome is stored with the work unless `dryRun` (the order's re-check). */
+    async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: typeof works.$inferSelect }> {
+      const work = await findWork(hubId, req.filePath, req.workUuid);
+      const { product, config, components } = await sku(hubId, req.productId, req.propertyConfigId);
+      const items = await measure(hubId, work.files);
+      const outcome = checkWork(items, components, {
+        base: product.pageCount,
+        min: config.minPageCount ?? product.minNumberOfPages,
+        max: config.maxPageCount ?? product.maxNumberOfPages,
+        check: req.checkNumberOfPages !== false,
+      });
+      const rows = withPreviews(hubId, outcome.rows);
+      const answer: CheckAnswer = outcome.pass
+        ? { state: 200, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows } }
+        : { state: 400, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error', message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true }, messages: outcome.messages.map((message) => ({ message })) } };
+      if (!opts.dryRun) {
+        await db.update(works).set({
+          productId: req.productId, propertyConfigId: req.propertyConfigId, checkResult: answer as unknown as Record<string, unknown>,
+          checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
+          state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal',
+        }).where(eq(works.uuid, work.uuid));
+      }
+      return { answer, outcome, work };
+    },
+
+    /**
+     * Persists the order of a work's images; an image left out of fileNames leaves the work (its file
+     * stays stored). A work with a PDF cannot be sorted.
+     */
+    async sort(hubId: number, req: { accessPath: string; fileNames: string[]; name?: string; workUuid?: string }) {
+      const work = await findWork(hubId, req.accessPath, req.workUuid);
+      if (kindOf(work.filePath) === 'pdf' || work.files.some((f) => kindOf(f.filePath) === 'pdf')) throw new AppError(400, 'pdf-sort', MSG.pdfCannotSort);
+      const left = [...work.files];
+      const ordered = req.fileNames.map((n) => {
+        const i = left.findIndex((f) => f.filePath === n) >= 0 ? left.findIndex((f) => f.filePath === n) : left.findIndex((f) => f.fileName === n);
+        if (i < 0) throw new AppError(400, 'not-in-work', `文件不在作品中：${n}`);
+        return left.splice(i, 1)[0]!;
+      });
+      if (ordered.length === 0) throw new AppError(400, 'empty-work', '作品至少需要保留一个文件');
+      const removed = left.length > 0;
+      const pageCount = ordered.reduce((s, f) => s + f.pages, 0);
+      await db.update(works).set({
+        files: ordered, pageCount, ...(req.name?.trim() ? { articleName: req.name.trim() } : {}),
+        // Fewer files is a different work: it must be checked again.
+        ...(removed ? { state: 'unmatch' as const, checkResult: null, checkPassed: null } : {}),
+      }).where(eq(works.uuid, work.uuid));
+      return { state: 200 as const, message: { accessPath: work.filePath, workUuid: work.uuid, files: ordered, pageCount, removed: left.map((f) => f.filePath) } };
+    },
+  };
+}
+export type CheckService = ReturnType<typeof createCheckService>;

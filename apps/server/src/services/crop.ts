@@ -1,0 +1,98 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { and, eq } from 'drizzle-orm';
+import { MSG, pxToMm } from '@portal/contract';
+import type { Db } from '../db/client.ts';
+import { storedFiles } from '../db/schema/index.ts';
+import { kindOf } from '../domain/works.ts';
+import { AppError, notFound } from '../errors.ts';
+import { readImageMeta } from '../media/image.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import { cleanRelativePath } from '../storage/paths.ts';
+import type { PreviewService } from './previews.ts';
+
+export type CropRequest = { path: string; x: number; y: number; width: number; height: number; scale: number; rotation: 0 | 90 | 180 | 270 };
+
+const refuse = (message: string) => new AppError(400, 'crop-refused', message, { success: false, message });
+
+/**
+ * cropImg: turns the image as displayed (EXIF orientation applied) by the rotation, then cuts the
+ * rectangle, given in pixels of the image shown at `scale` percent. The density is kept. The stored file
+ * is replaced; the first original is kept under .originals/ so the crop can be undone.
+ */
+export function createCropService(deps: { db: Db; store: FileStore; previews: PreviewService }) {
+  const { db, store } = deps;
+
+  async function load(hubId: number, p: string) {
+    const rel = cleanRelativePath(p);
+    if (kindOf(rel) !== 'image') throw refuse('只能裁切图片文件');
+    const [row] = await db.select().from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
+    if (!row || !(await store.stat(hubId, rel))) throw notFound('文件不存在');
+    return { rel, row };
+  }
+
+  async function describe(hubId: number, rel: string) {
+    const m = await readImageMeta(store.localPath(hubId, rel));
+    await db.update(storedFiles).set({ meta: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, intact: true } })
+      .where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
+    await deps.previews.forget(hubId, rel);
+    const l = deps.previews.link(hubId, rel, null);
+    return {
+      success: true as const,
+      data: { width: Math.round(pxToMm(m.width, m.dpi) * 10) / 10, height: Math.round(pxToMm(m.height, m.dpi) * 10) / 10,
+        widthPx: m.width, heightPx: m.height, dpi: m.dpi, previewUrl: l.url, previewRelativeUrl: l.relativeUrl },
+    };
+  }
+
+  return {
+    async crop(hubId: number, req: CropRequest) {
+      const { rel, row } = await load(hubId, req.path);
+      const meta = row.meta ?? {};
+      if (!(Number(meta.width) > 0 && Number(meta.height) > 0) || meta.intact === false) throw refuse(String(meta.brokenReason ?? MSG.fileBroken));
+      const k = 100 / req.scale;
+      const rect = { left: Math.round(req.x * k), top: Math.round(req.y * k), width: Math.round(req.width * k), height: Math.round(req.height * k) };
+      const turned = req.rotation === 90 || req.rotation === 270;
+      const w = turned ? Number(meta.height) : Number(meta.width);
+      const h = turned ? Number(meta.width) : Number(meta.height);
+      // A rectangle reaching a little past the edge (rounding in the browser) is clipped, not refused.
+      rect.left = Math.max(0, rect.left);
+      rect.top = Math.max(0, rect.top);
+      rect.width = Math.min(rect.width, w - rect.left);
+      rect.height = Math.min(rect.height, h - rect.top);
+      if (rect.width < 1 || rect.height < 1) throw refuse('裁切区域不正确，请重新选择');
+
+      const src = store.localPath(hubId, rel);
+      let out: Buffer;
+      try {
+        let img = sharp(src, { failOn: 'error' }).rotate();
+        if (req.rotation) img = sharp(await img.toBuffer()).rotate(req.rotation);
+        img = img.extract(rect);
+        if (meta.dpiStated === true) img = img.withMetadata({ density: Number(meta.dpi) });
+        else img = img.keepIccProfile();
+        out = await (rel.toLowerCase().endsWith('.png') ? img.png() : img.jpeg({ quality: 95, chromaSubsampling: '4:4:4' })).toBuffer();
+      } catch {
+        throw refuse(MSG.fileBroken);
+      }
+      if (!row.originalPath) {
+        const original = `.originals/${rel}`;
+        await mkdir(path.dirname(store.localPath(hubId, original)), { recursive: true });
+        await copyFile(src, store.localPath(hubId, original));
+        await db.update(storedFiles).set({ originalPath: original }).where(eq(storedFiles.id, row.id));
+      }
+      await store.write(hubId, rel, out);
+      return describe(hubId, rel);
+    },
+
+    /** Puts the original back after one or more crops. */
+    async undo(hubId: number, p: string) {
+      const { rel, row } = await load(hubId, p);
+      if (!row.originalPath) throw refuse('该文件没有可恢复的原图');
+      await store.write(hubId, rel, store.read(hubId, row.originalPath));
+      await store.remove(hubId, row.originalPath);
+      await db.update(storedFiles).set({ originalPath: null }).where(eq(storedFiles.id, row.id));
+      return describe(hubId, rel);
+    },
+  };
+}
+export type CropService = ReturnType<typeof createCropService>;
