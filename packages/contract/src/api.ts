@@ -234,3 +234,54 @@ export const SortWorkFilesBody = z.object({
   acceptFolder: z.union([z.boolean(), z.string().max(10)]).optional(),
   workUuid: z.uuid().optional(),
 });
+
+// --- orders (decisions §7)
+export const OrderLocation = z.object({
+  contact: z.string().trim().max(50),
+  phone: z.string().trim().max(30),
+  province: z.string().trim().max(50),
+  city: z.string().trim().max(50),
+  district: z.string().trim().max(50),
+  address: z.string().trim().max(200),
+  quantity: z.number().int().min(1).optional(),
+  addressId: z.number().int().optional(),
+});
+export type OrderLocation = z.infer<typeof OrderLocation>;
+export const OrderWork = z.object({
+  uuid: z.uuid(),
+  articleName: z.string().max(200),
+  filePath: z.string().max(1024).optional(),
+  quantity: z.number().int(),
+  productId: zId,
+  propertyConfigId: zId,
+  toning: Toning.default('None'),
+  customToning: z.union([z.string().max(500), z.boolean()]).nullable().optional(),
+  orderLocations: z.array(OrderLocation).max(50).optional(),
+});
+export const BatchOrderBody = z.object({
+  idempotencyKey: z.string().min(8).max(100),
+  deliveryMethod: z.enum(['Unified', 'Partial']),
+  location: OrderLocation.optional(),
+  works: z.array(OrderWork).min(1).max(5000),
+});
+export type BatchOrderBody = z.infer<typeof BatchOrderBody>;
+export const PlacedOrder = z.object({ salesOrderNumber: z.string(), articleName: z.string(), quantity: z.number().int(), amount: z.number() });
+export const BatchOrderAnswer = z.object({ state: z.literal(200), message: z.object({ orders: z.array(PlacedOrder), totalAmount: z.number() }) });
+export const QuoteBody = z.object({ works: z.array(OrderWork.pick({ uuid: true, articleName: true, quantity: true, productId: true, propertyConfigId: true })).min(1).max(5000) });
+export const QuoteLine = z.object({
+  uuid: z.string(), articleName: z.string(), productName: z.string(), sku: z.string(), quantity: z.number().int(),
+  pageCount: z.number().int(), addPageNum: z.number().int(), unitPrice: z.number().nullable(), amount: z.number().nullable(),
+  saleable: z.boolean(), problem: z.string().nullable(),
+});
+export const QuoteAnswer = z.object({ state: z.literal(200), message: z.object({ lines: z.array(QuoteLine), totalAmount: z.number() }) });
+export const SalesOrder = z.object({
+  salesOrderNumber: z.string(), articleName: z.string(), fileName: z.string(), filePath: z.string(),
+  files: z.array(z.object({ fileName: z.string(), filePath: z.string(), component: z.string().nullable() })),
+  productId: z.number().int(), productName: z.string(), sku: z.string(), quantity: z.number().int(), pageCount: z.number().int(),
+  addPageNum: z.number().int(), unitPrice: z.number(), amount: z.number(), toning: Toning, deliveryMethod: z.enum(['Unified', 'Partial']),
+  orderLocations: z.array(OrderLocation).nullable(), createdAt: z.string(),
+});
+export type SalesOrder = z.infer<typeof SalesOrder>;
+export const OrdersQuery = z.object({ page: zPage, size: zSize });
+export const RepeatCheckBody = z.object({ customerHubId: zId.optional(), files: z.array(z.string().max(300)).max(10000) });
+export const RepeatCheckRow = z.object({ fileName: z.string(), duplicated: z.boolean(), salesOrderNumber: z.string().nullable() });

@@ -1,7 +1,7 @@
 import { and, eq, like, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 
@@ -10,7 +10,7 @@ function escapeLike(s: string) {
 }
 
 /** Reading and removing a hub's stored files by their hub-relative paths. */
-export function createFileService(db: Db, store: FileStore) {
+export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: number, path: string) => Promise<boolean>) {
   return {
     async open(hubId: number, rel: string) {
       const clean = cleanRelativePath(rel);
@@ -24,6 +24,7 @@ export function createFileService(db: Db, store: FileStore) {
       if (!/^(upload|unzip)\//.test(clean) || clean.split('/').length < 3) throw badRequest('只能删除上传的文件或文件夹', 'bad-path');
       const s = await store.stat(hubId, clean);
       if (!s) throw notFound('文件不存在');
+      if (await isOrdered(hubId, clean)) throw conflict('该文件已下单，不能删除', 'ordered');
       const gone = await db.delete(storedFiles)
         .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
         .returning({ id: storedFiles.id });

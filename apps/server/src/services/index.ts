@@ -11,6 +11,7 @@ import { createCropService } from './crop.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
+import { createOrderService } from './orders.ts';
 import { LoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
@@ -32,20 +33,24 @@ export function createServices(db: Db, config: Config, log: Log) {
   parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
+  const accounts = createAccountService(db);
+  const check = createCheckService({ db, store, catalogue, previews });
+  const orders = createOrderService({ db, check, catalogue, accounts });
   return {
     urls,
     store,
     runner,
     parse,
-    accounts: createAccountService(db),
+    accounts,
     catalogue,
     locations: createLocationService(db),
     loginGuard: new LoginGuard(config.login.maxFailures, config.login.windowSeconds * 1000),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
     uploads: createUploadService({ db, store, urls, config, log }),
-    files: createFileService(db, store),
+    files: createFileService(db, store, orders.isOrdered),
     previews,
-    check: createCheckService({ db, store, catalogue, previews }),
+    check,
+    orders,
     crop: createCropService({ db, store, previews }),
     tasks: createTaskService(runner),
   };

@@ -1,0 +1,194 @@
+import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { MSG, type BatchOrderBody, type OrderLocation, type SalesOrder } from '@portal/contract';
+import type { Db } from '../db/client.ts';
+import { customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
+import { AppError } from '../errors.ts';
+import type { Caller } from '../plugins/auth.ts';
+import type { AccountService } from './accounts.ts';
+import type { CatalogueService } from './catalogue.ts';
+import type { CheckService } from './check.ts';
+
+type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
+
+const refuse = (message: string, code = 'order-refused') => new AppError(400, code, message);
+const money = (n: number) => Math.round(n * 100) / 100;
+
+/** The address checks of product-spec §5, in its order, with its messages. */
+function checkLocation(name: string, l: OrderLocation | undefined) {
+  if (!l?.contact?.trim()) throw refuse(MSG.emptyRecipient(name), 'bad-address');
+  if (!l.phone?.trim()) throw refuse(MSG.emptyPhone(name), 'bad-address');
+  if (!l.province?.trim() || !l.city?.trim() || !l.district?.trim() || !l.address?.trim()) throw refuse(MSG.badAddress(name), 'bad-address');
+}
+
+/**
+ * Placing the batch order: every work is re-checked and re-priced here (the browser is never trusted),
+ * then one sales order per work is written in one transaction. The idempotency key makes a repeated
+ * submit answer the first result and create nothing.
+ */
+export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService }) {
+  const { db } = deps;
+
+  /** Prices and verifies one work; `problem` names why it cannot be ordered (null when it can). */
+  async function quoteOne(caller: Caller, w: QuoteWork) {
+    const name = w.articleName.trim();
+    const checked = await deps.check.check(caller.hubId, { workUuid: w.uuid, filePath: '', productId: w.productId, propertyConfigId: w.propertyConfigId }, { dryRun: true })
+      .catch((err: unknown) => {
+        // Name the work the customer would look for, whatever was not found (the work, the product, the SKU).
+        if (err instanceof AppError && err.status === 404) throw new AppError(404, 'not-found', `${name || w.uuid}：${err.message}`);
+        throw err;
+      });
+    const { outcome, work } = checked;
+    const details = await deps.catalogue.productDetails(caller.hubId, w.productId);
+    const config = details.propertyConfigs.find((c) => c.id === w.propertyConfigId)!;
+    const price = await deps.catalogue.customerPrice(caller.hubId, caller.customerId, { productId: w.productId, propertyConfigId: w.propertyConfigId, quantity: Math.max(1, w.quantity) });
+    let problem: string | null = null;
+    if (!name) problem = MSG.emptyWorkName;
+    else if (!(w.quantity >= 1)) problem = MSG.quantityBelowOne;
+    else if (!outcome.pass) problem = `${MSG.workCheckFailed(name)}：${outcome.messages[0] ?? ''}`;
+    else if (!config.saleable) problem = `${name}：${MSG.notSaleable}`;
+    else if (price.amount === null) problem = `${name}：该商品暂无价格，无法下单`;
+    const unitPrice = price.amount;
+    return {
+      line: {
+        uuid: w.uuid, articleName: name, productName: details.name, sku: config.sku, quantity: w.quantity, pageCount: outcome.pageCount,
+        addPageNum: outcome.addPageNum, unitPrice, amount: unitPrice === null ? null : money(unitPrice * w.quantity), saleable: config.saleable, problem,
+      },
+      work,
+      outcome,
+    };
+  }
+
+  async function quoteAll(caller: Caller, list: QuoteWork[]) {
+    const seen = new Set<string>();
+    const out = [];
+    for (const w of list) {
+      if (seen.has(w.uuid)) throw refuse(`${w.articleName}：作品重复提交`);
+      seen.add(w.uuid);
+      out.push(await quoteOne(caller, w));
+    }
+    return out;
+  }
+
+  return {
+    async quote(caller: Caller, list: QuoteWork[]) {
+      const lines = (await quoteAll(caller, list)).map((q) => q.line);
+      return { state: 200 as const, message: { lines, totalAmount: money(lines.reduce((s, l) => s + (l.amount ?? 0), 0)) } };
+    },
+
+    async placeBatch(caller: Caller, body: BatchOrderBody) {
+      const previous = await db.select({ answer: orderBatches.answer }).from(orderBatches)
+        .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
+      if (previous[0]) return previous[0].answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number }>; totalAmount: number } };
+
+      const hub = await deps.accounts.hubLite(caller.hubId);
+      const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
+      if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品填写收货地址（Partial）' : '该客户统一收货（Unified），不能分别填写地址');
+
+      // The checks of product-spec §5 in its order, for the first work that fails each.
+      for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);
+      for (const w of body.works) if (!(w.quantity >= 1)) throw refuse(`${w.articleName}：${MSG.quantityBelowOne}`);
+      let unified: OrderLocation | undefined;
+      if (expected === 'Partial') {
+        for (const w of body.works) {
+          if (!w.orderLocations?.length) throw refuse(MSG.badAddress(w.articleName), 'bad-address');
+          for (const l of w.orderLocations) checkLocation(w.articleName, l);
+        }
+      } else {
+        unified = body.location;
+        if (!unified) {
+          const [d] = await db.select().from(customerLocations).where(and(eq(customerLocations.hubId, caller.hubId), eq(customerLocations.isDefault, true))).orderBy(desc(customerLocations.id)).limit(1);
+          if (!d) throw refuse(MSG.noDefaultAddress, 'no-default-address');
+          unified = { contact: d.contact, phone: d.phone, province: d.province, city: d.city, district: d.district, address: d.address, addressId: d.id };
+        }
+        checkLocation('收货地址', unified);
+      }
+
+      const quoted = await quoteAll(caller, body.works);
+      const failing = quoted.find((q) => q.line.problem);
+      if (failing) throw refuse(failing.line.problem!, 'work-refused');
+
+      const totalAmount = money(quoted.reduce((s, q) => s + (q.line.amount ?? 0), 0));
+      return db.transaction(async (tx) => {
+        const inserted = await tx.insert(orderBatches).values({
+          hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
+          totalAmount: totalAmount.toFixed(2), answer: {},
+        }).onConflictDoNothing().returning({ id: orderBatches.id, createdAt: orderBatches.createdAt });
+        const batch = inserted[0];
+        if (!batch) {
+          // The same key won a race a moment ago: answer what it placed.
+          const [again] = await tx.select({ answer: orderBatches.answer }).from(orderBatches)
+            .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
+          return again!.answer as never;
+        }
+        const day = batch.createdAt.toISOString().slice(0, 10).replaceAll('-', '');
+        const rows = quoted.map((q, i) => {
+          const w = body.works[i]!;
+          return {
+            hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,
+            salesOrderNumber: `SO${day}${String(batch.id).padStart(6, '0')}${String(i + 1).padStart(4, '0')}`,
+            workUuid: w.uuid, articleName: q.line.articleName, fileName: q.work.fileName, filePath: q.work.filePath,
+            files: q.work.files.map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
+            productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,
+            quantity: w.quantity, pageCount: q.line.pageCount, addPageNum: q.line.addPageNum,
+            unitPrice: (q.line.unitPrice ?? 0).toFixed(2), amount: (q.line.amount ?? 0).toFixed(2),
+            toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
+            deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
+          };
+        });
+        for (let i = 0; i < rows.length; i += 500) await tx.insert(salesOrders).values(rows.slice(i, i + 500));
+        const answer = {
+          state: 200 as const,
+          message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount) })), totalAmount },
+        };
+        await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
+        return answer;
+      });
+    },
+
+    async list(caller: Caller, q: { page: number; size: number }): Promise<{ items: SalesOrder[]; total: number }> {
+      const where = eq(salesOrders.hubId, caller.hubId);
+      const [rows, [total]] = await Promise.all([
+        db.select().from(salesOrders).where(where).orderBy(desc(salesOrders.createdAt), desc(salesOrders.id)).limit(q.size).offset(q.page * q.size),
+        db.select({ n: count() }).from(salesOrders).where(where),
+      ]);
+      return {
+        total: total?.n ?? 0,
+        items: rows.map((r) => ({
+          salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, fileName: r.fileName, filePath: r.filePath, files: r.files,
+          productId: r.productId, productName: r.productName, sku: r.sku, quantity: r.quantity, pageCount: r.pageCount, addPageNum: r.addPageNum,
+          unitPrice: Number(r.unitPrice), amount: Number(r.amount), toning: r.toning, deliveryMethod: r.deliveryMethod,
+          orderLocations: r.orderLocations ?? null, createdAt: r.createdAt.toISOString(),
+        })),
+      };
+    },
+
+    /** Names sent twice, and names already in an order of the hub (with that order's number). */
+    async repeatCheck(caller: Caller, names: string[]) {
+      const counts = new Map<string, number>();
+      for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+      const unique = [...counts.keys()];
+      const ordered = new Map<string, string>();
+      for (let i = 0; i < unique.length; i += 500) {
+        const part = unique.slice(i, i + 500);
+        const rows = await db.select({ fileName: salesOrders.fileName, articleName: salesOrders.articleName, no: salesOrders.salesOrderNumber }).from(salesOrders)
+          .where(and(eq(salesOrders.hubId, caller.hubId), or(inArray(salesOrders.fileName, part), inArray(salesOrders.articleName, part))))
+          .orderBy(desc(salesOrders.id));
+        for (const r of rows) {
+          if (counts.has(r.fileName) && !ordered.has(r.fileName)) ordered.set(r.fileName, r.no);
+          if (counts.has(r.articleName) && !ordered.has(r.articleName)) ordered.set(r.articleName, r.no);
+        }
+      }
+      return names.map((n) => ({ fileName: n, duplicated: (counts.get(n) ?? 0) > 1, salesOrderNumber: ordered.get(n) ?? null }));
+    },
+
+    /** A stored path that an order refers to (the work, one of its files, or a folder above them) must not be deleted. */
+    async isOrdered(hubId: number, path: string) {
+      const below = `${path.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+      const [hit] = await db.select({ id: salesOrders.id }).from(salesOrders).where(and(eq(salesOrders.hubId, hubId), sql`(
+        ${salesOrders.filePath} = ${path} or ${salesOrders.filePath} like ${below}
+        or exists (select 1 from jsonb_array_elements(${salesOrders.files}) f where f->>'filePath' = ${path} or f->>'filePath' like ${below}))`)).limit(1);
+      return Boolean(hit);
+    },
+  };
+}
+export type OrderService = ReturnType<typeof createOrderService>;

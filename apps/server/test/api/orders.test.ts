@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { SalesOrder } from '@portal/contract';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
+import { uploadFile } from '../helpers/upload.ts';
+
+const photoMm = (w: number, h: number, dpi = 300) =>
+  sharp({ create: { width: Math.round((w / 25.4) * dpi), height: Math.round((h / 25.4) * dpi), channels: 3, background: '#4488cc' } })
+    .jpeg().withMetadata({ density: dpi }).toBuffer();
+
+type Work = { uuid: string; articleName: string; filePath: string; fileName: string };
+type Sku = Awaited<ReturnType<typeof findSku>>;
+const ADDRESS = { contact: '王小明', phone: '13800138000', province: '浙江省', city: '杭州市', district: '西湖区', address: '文三路100号' };
+
+describe.each(DB_KINDS)('batch orders on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+  let photo5: Sku;
+
+  const work = async (token: string, name: string, bytes: Buffer) => {
+    const folderId = randomUUID();
+    const r = await uploadFile(t, token, bytes, name, { folderId });
+    expect(r.done).toBeDefined();
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/${name}`)}`, { token });
+    return ((await res.json()) as { message: { works: Work[] } }).message.works[0]!;
+  };
+  const checked = async (token: string, name: string, bytes: Buffer, sku: Sku) => {
+    const w = await work(token, name, bytes);
+    await t.call('POST', '/api/sales_order/checkFile', { token, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: w.filePath } });
+    return w;
+  };
+  const line = (w: Work, sku: Sku, extra: Record<string, unknown> = {}) =>
+    ({ uuid: w.uuid, articleName: w.articleName, filePath: w.filePath, quantity: 2, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None', ...extra });
+  const order = async (token: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', '/api/sales_order/batch', { token, body: { idempotencyKey: randomUUID(), ...body } });
+    return { status: res.status, body: (await res.json()) as { message: unknown } & Record<string, unknown> };
+  };
+  const price = async (token: string, customerId: number, sku: Sku) => {
+    const res = await t.call('GET', `/api/price-lines/getByPriceTypeAndIdAndPropertyConfigId?entityId=${customerId}&priceType=customer&productId=${sku.productId}&propertyConfigId=${sku.propertyConfigId}&quantity=1`, { token });
+    return ((await res.json()) as { amount: number }).amount;
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    photo5 = await findSku(t, demo, 'PH-5', 'PH5-GL-NB');
+  });
+  afterAll(async () => t?.close());
+
+  it('places one order per work with server prices, once per idempotency key, and lists them newest first', async () => {
+    const a = await checked(demo, '订单A.jpg', await photoMm(127, 89), photo5);
+    const b = await checked(demo, '订单B.jpg', await photoMm(89, 127), photo5);
+    const key = randomUUID();
+    const body = { idempotencyKey: key, deliveryMethod: 'Unified', works: [line(a, photo5), line(b, photo5, { quantity: 3 })] };
+    const res = await t.call('POST', '/api/sales_order/batch', { token: demo, body });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { state: number; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number }>; totalAmount: number } };
+    const unit = await price(demo, 1, photo5);
+    expect(answer.state).toBe(200);
+    expect(answer.message.orders.map((o) => [o.articleName, o.quantity, o.amount])).toEqual([['订单A', 2, unit * 2], ['订单B', 3, unit * 3]]);
+    expect(answer.message.totalAmount).toBeCloseTo(unit * 5, 2);
+    expect(new Set(answer.message.orders.map((o) => o.salesOrderNumber)).size).toBe(2);
+
+    const again = await t.call('POST', '/api/sales_order/batch', { token: demo, body });
+    expect(await again.json()).toEqual(answer);
+    const list = await t.call('GET', '/api/sales_order?page=0&size=10', { token: demo });
+    expect(list.headers.get('x-total-count')).toBe('2');
+    const orders = (await list.json()) as SalesOrder[];
+    expect(orders.map((o) => o.articleName).sort()).toEqual(['订单A', '订单B']);
+    expect(orders[0]).toMatchObject({ deliveryMethod: 'Unified', productName: '5寸照片冲印', orderLocations: [expect.objectContaining({ province: '广东省' })] });
+    expect(orders[0]!.files[0]!.fileName).toMatch(/订单[AB]\.jpg/);
+
+    expect((await t.call('GET', '/api/sales_order', { token: partial })).headers.get('x-total-count')).toBe('0');
+    const del = await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: a.filePath } });
+    expect(del.status).toBe(409);
+    expect(((await del.json()) as { message: string }).message).toBe('该文件已下单，不能删除');
+  });
+
+  it('refuses, naming the first work that fails: unchecked or failing files, not saleable, no price, empty name, quantity', async () => {
+    const bad = await checked(demo, '尺寸错.jpg', await photoMm(152, 102), photo5);
+    let r = await order(demo, { deliveryMethod: 'Unified', works: [line(bad, photo5)] });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^尺寸错的文件校验失败：尺寸错\.jpg：尺寸不符/);
+
+    const unsaleable = await findSku(t, demo, 'PH-6', 'PH6-PL-NB');
+    const six = await checked(demo, '六寸.jpg', await photoMm(152, 102), unsaleable);
+    r = await order(demo, { deliveryMethod: 'Unified', works: [line(six, unsaleable)] });
+    expect(r.body.message).toBe('六寸：暂不销售，无法下单');
+
+    const noPrice = await findSku(t, demo, 'PO-A2', 'PO-A2-PP');
+    const poster = await checked(demo, '海报.jpg', await photoMm(420, 594, 150), noPrice);
+    r = await order(demo, { deliveryMethod: 'Unified', works: [line(poster, noPrice)] });
+    expect(r.body.message).toBe('海报：该商品暂无价格，无法下单');
+
+    const ok = await checked(demo, '好的.jpg', await photoMm(127, 89), photo5);
+    expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { articleName: ' ' })] })).body.message).toBe('作品名称不能为空');
+    expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { quantity: 0 })] })).body.message).toBe('好的：文件的订购数量必须大于0');
+    expect((await order(demo, { deliveryMethod: 'Partial', works: [line(ok, photo5)] })).status).toBe(400);
+
+    const quote = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works: [line(ok, photo5), line(bad, photo5)] } });
+    const q = (await quote.json()) as { message: { lines: Array<{ problem: string | null; unitPrice: number }> } };
+    expect(q.message.lines[0]).toMatchObject({ problem: null, unitPrice: await price(demo, 1, photo5) });
+    expect(q.message.lines[1]!.problem).toMatch(/文件校验失败/);
+    expect((await t.call('GET', '/api/sales_order', { token: demo })).headers.get('x-total-count')).toBe('2');
+  });
+
+  it('refuses another hub\'s work and malformed bodies with 4xx', async () => {
+    const mine = await checked(demo, '我的.jpg', await photoMm(127, 89), photo5);
+    const r = await order(partial, { deliveryMethod: 'Partial', works: [line(mine, photo5, { orderLocations: [ADDRESS] })] });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toMatch(/^我的：/);
+    expect((await order(demo, { deliveryMethod: 'Unified', works: [] })).status).toBe(400);
+    expect((await t.call('POST', '/api/sales_order/batch', { token: demo, body: { deliveryMethod: 'Unified' } })).status).toBe(400);
+    expect((await t.call('POST', '/api/sales_order/batch', { token: demo, body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } })).status).toBe(413);
+  });
+
+  it('asks each work of a Partial hub for its address, with the spec\'s messages', async () => {
+    const w = await checked(partial, '分批.jpg', await photoMm(127, 89), photo5);
+    const with_ = (l: Record<string, string>) => order(partial, { deliveryMethod: 'Partial', works: [line(w, photo5, { orderLocations: [{ ...ADDRESS, ...l }] })] });
+    expect((await order(partial, { deliveryMethod: 'Partial', works: [line(w, photo5)] })).body.message).toBe('分批的收货地址不正确');
+    expect((await with_({ contact: '' })).body.message).toBe('分批的收件人不能为空');
+    expect((await with_({ phone: ' ' })).body.message).toBe('分批的联系电话不能为空');
+    expect((await with_({ district: '' })).body.message).toBe('分批的收货地址不正确');
+    expect((await order(partial, { deliveryMethod: 'Unified', works: [line(w, photo5)] })).status).toBe(400);
+    const ok = await with_({});
+    expect(ok.status).toBe(200);
+    const orders = (await (await t.call('GET', '/api/sales_order', { token: partial })).json()) as SalesOrder[];
+    expect(orders[0]).toMatchObject({ deliveryMethod: 'Partial', orderLocations: [expect.objectContaining({ contact: '王小明', city: '杭州市' })] });
+    const amount = (ok.body.message as { orders: Array<{ amount: number }> }).orders[0]!.amount;
+    expect(amount).toBeCloseTo((await price(partial, 2, photo5)) * 2, 2);
+  });
+
+  it('reports duplicated names and names already ordered in the hub', async () => {
+    const res = await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 1, files: ['x.jpg', 'x.jpg', '订单A.jpg', 'new.jpg'] } });
+    const rows = (await res.json()) as Array<{ fileName: string; duplicated: boolean; salesOrderNumber: string | null }>;
+    expect(rows[0]).toEqual({ fileName: 'x.jpg', duplicated: true, salesOrderNumber: null });
+    expect(rows[2]).toMatchObject({ fileName: '订单A.jpg', duplicated: false, salesOrderNumber: expect.stringMatching(/^SO\d{8}/) });
+    expect(rows[3]).toEqual({ fileName: 'new.jpg', duplicated: false, salesOrderNumber: null });
+    expect((await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: partial, body: { files: ['订单A.jpg'] } }).then((r) => r.json()))).toEqual([{ fileName: '订单A.jpg', duplicated: false, salesOrderNumber: null }]);
+    expect((await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 2, files: [] } })).status).toBe(403);
+  });
+});
