@@ -39,7 +39,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: ['req.headers.authorization', 'req.body.password'],
     },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from configured proxies; otherwise a client could pick its own address.
+    trustProxy: config.trustProxy as string,
     // Large batches keep connections busy; let slow clients finish a chunk before timing out.
     requestTimeout: 120_000,
     routerOptions: { maxParamLength: 1000 },

@@ -1,13 +1,10 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -23,22 +20,58 @@ export type DbOptions =
   | { dataDir: string; loadDataDir?: Blob | File };
 
 /**
+ * PostgreSQL settings of the embedded database, for its memory: PGlite runs in this process, and
+ * initdb's default of 128 MB of shared buffers would be resident in it. A print shop's tables fit
+ * in far less; the operating system's page cache keeps the data files warm anyway.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'];
+
+/**
+ * Creates a new PGlite data directory (initdb) in a child process. initdb runs a second
+ * PostgreSQL inside the first and peaks near a gigabyte resident; in a child, that peak goes
+ * away with it instead of staying the server's high-water mark for good.
+ */
+function initPgliteInChild(dir: string): Promise<void> {
+  // The CommonJS entry's folder also holds the ES module one.
+  const entry = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'index.js')).href;
+  const code = `const { PGlite } = await import(${JSON.stringify(entry)}); const db = await PGlite.create(${JSON.stringify(dir)}); await db.close();`;
+  return new Promise((resolve, reject) => {
+    // An empty environment: the server's preloads (NODE_OPTIONS: tsx, profilers) are of no use here.
+    execFile(process.execPath, ['--input-type=module', '-e', code], { env: {}, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`PGlite could not create its database in ${dir}: ${stderr || err.message}`, { cause: err }));
+      else resolve();
+    });
+  });
+}
+
+/**
  * Opens the database and runs the committed migrations. PGlite keeps its files in DATA_DIR/pglite;
- * a DATABASE_URL switches to PostgreSQL with the same schema and migrations.
+ * a DATABASE_URL switches to PostgreSQL with the same schema and migrations. Only the driver in use
+ * is loaded: PGlite's WebAssembly alone is tens of megabytes a PostgreSQL server does not need.
  */
 export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('databaseUrl' in options) {
+    const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+      import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection (database restarted) must not crash the process.
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+  if (!options.loadDataDir && !existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
+  ]);
+  const client = await PGlite.create(dir, {
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from './errors.ts';
-import { readImageMeta, verifyImageDecodes } from './image.ts';
+import { IMAGE_HEAD_BYTES, readImageMeta, verifyImageDecodes } from './image.ts';
+import { readHead } from './magic.ts';
 import { corpusPath, row, rowsUnder } from './test-corpus.ts';
 
 /** The density the MANIFEST gives a file, in dpi, or null when it states none. */
@@ -129,6 +130,17 @@ describe('densities that the corpus lacks', () => {
     expect([meta.dpi, meta.dpiStated, meta.dpiSource]).toEqual([254, true, 'jfif']);
   });
 
+  it('reads headers that reach past the first bytes it reads (a large EXIF block) from the file', async () => {
+    const jpeg = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#123456' } })
+      .jpeg()
+      .withMetadata({ density: 200, exif: { IFD0: { ImageDescription: 'x'.repeat(65_000) } } })
+      .toBuffer();
+    expect(jpeg.indexOf(Buffer.from([0xff, 0xda]), 2)).toBeGreaterThan(IMAGE_HEAD_BYTES);
+    const file = path.join(dir, 'big-exif.jpg');
+    await writeFile(file, jpeg);
+    expect(await readImageMeta(file)).toMatchObject({ width: 64, height: 32, dpi: 200, dpiStated: true });
+  });
+
   it('keeps horizontal and vertical density apart and swaps them with the orientation', async () => {
     const png = await sharp({ create: { width: 30, height: 10, channels: 3, background: '#000' } }).png().toBuffer();
     // Insert a pHYs of 300 x 150 dpi right after IHDR.
@@ -211,6 +223,16 @@ describe('verifyImageDecodes', () => {
       await expect(verifyImageDecodes(file)).rejects.toMatchObject({ code: 'damaged' });
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('readImageMeta with the head already read', () => {
+  it('answers exactly what it reads from the file alone', async () => {
+    for (const { localFile } of readable) {
+      const file = corpusPath(localFile);
+      const head = await readHead(file, IMAGE_HEAD_BYTES);
+      expect(await readImageMeta(file, { head })).toEqual(await readImageMeta(file));
     }
   });
 });

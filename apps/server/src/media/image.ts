@@ -57,10 +57,37 @@ function plausible(d: Density | null): Density | null {
   return { x: tidyDpi(d.x), y: tidyDpi(d.y), source: d.source };
 }
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, position);
-  return buf.subarray(0, bytesRead);
+/** Enough for the headers of nearly every JPEG and PNG (a large ICC profile or EXIF thumbnail aside). */
+export const IMAGE_HEAD_BYTES = 64 * 1024;
+
+/**
+ * The first bytes of a file, read once, and the file behind them for what lies further. Headers,
+ * density segments and the JPEG/PNG structure sharp needs are nearly always in the first IMAGE_HEAD_BYTES.
+ */
+class Source {
+  private fh: FileHandle | undefined;
+
+  constructor(
+    private readonly filePath: string,
+    readonly head: Buffer,
+  ) {}
+
+  /** True when the head is the whole file. */
+  get whole(): boolean {
+    return this.head.length < IMAGE_HEAD_BYTES;
+  }
+
+  async at(position: number, length: number): Promise<Buffer> {
+    if (position + length <= this.head.length || this.whole) return this.head.subarray(position, position + length);
+    this.fh ??= await open(this.filePath, 'r');
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await this.fh.read(buf, 0, length, position);
+    return buf.subarray(0, bytesRead);
+  }
+
+  async close(): Promise<void> {
+    await this.fh?.close();
+  }
 }
 
 function parseJfif(seg: Buffer): Density | null {
@@ -110,70 +137,89 @@ function parseExifResolution(seg: Buffer): Density | null {
   return null;
 }
 
+/** Where the JPEG markers that precede the first scan end, as far as the head shows them. */
+interface JpegWalk {
+  density: Density | null;
+  /** The start-of-scan marker lies in the head: every header segment is in it. */
+  headerInHead: boolean;
+}
+
 /**
  * Walks the JPEG markers up to the first scan. When JFIF and EXIF both state a density and
  * disagree, JFIF wins: that is what Pillow reports and what the corpus MANIFEST records
  * (imagesize_1x2…_jfif300_exif72.jpg → 300), though exiftool and libvips prefer EXIF (72).
  */
-async function jpegDensity(fh: FileHandle): Promise<Density | null> {
+async function jpegWalk(src: Source): Promise<JpegWalk> {
   let pos = 2;
   let jfif: Density | null = null;
   let exif: Density | null = null;
+  let headerInHead = false;
   for (let guard = 0; guard < 256; guard++) {
-    const hdr = await readAt(fh, pos, 4);
-    if (hdr.length < 4 || hdr[0] !== 0xff) break;
+    const hdr = await src.at(pos, 4);
+    if (hdr.length < 2 || hdr[0] !== 0xff) break;
     const marker = hdr[1] ?? 0;
     if (marker === 0xff) {
       pos += 1; // fill byte
       continue;
     }
     // SOS/EOI: metadata segments all come before the first scan
-    if (marker === 0xda || marker === 0xd9) break;
+    if (marker === 0xda || marker === 0xd9) {
+      headerInHead = marker === 0xda && hdr.length === 4 && pos + 2 + hdr.readUInt16BE(2) <= src.head.length;
+      break;
+    }
     if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
       pos += 2;
       continue;
     }
+    if (hdr.length < 4) break;
     const len = hdr.readUInt16BE(2);
     if (len < 2) break;
-    if (marker === 0xe0 && !jfif) jfif = plausible(parseJfif(await readAt(fh, pos + 4, Math.min(len - 2, 64))));
-    else if (marker === 0xe1 && !exif) exif = plausible(parseExifResolution(await readAt(fh, pos + 4, len - 2)));
+    if (marker === 0xe0 && !jfif) jfif = plausible(parseJfif(await src.at(pos + 4, Math.min(len - 2, 64))));
+    else if (marker === 0xe1 && !exif) exif = plausible(parseExifResolution(await src.at(pos + 4, len - 2)));
     pos += 2 + len;
   }
-  return jfif ?? exif;
+  return { density: jfif ?? exif, headerInHead };
 }
 
-async function pngDensity(fh: FileHandle): Promise<Density | null> {
+interface PngWalk {
+  density: Density | null;
+  /** The first IDAT (or IEND) chunk starts in the head: every header chunk is in it. */
+  headerInHead: boolean;
+}
+
+async function pngWalk(src: Source): Promise<PngWalk> {
   let pos = 8;
+  // undefined until the first pHYs; a later one is not looked at.
+  let density: Density | null | undefined;
   for (let guard = 0; guard < 10_000; guard++) {
-    const hdr = await readAt(fh, pos, 8);
+    const hdr = await src.at(pos, 8);
     if (hdr.length < 8) break;
     const len = hdr.readUInt32BE(0);
     const type = hdr.toString('latin1', 4, 8);
     // pHYs must precede IDAT, so there is no need to read past it
-    if (type === 'IDAT' || type === 'IEND') break;
-    if (type === 'pHYs' && len >= 9) {
-      const data = await readAt(fh, pos + 8, 9);
-      if (data.length < 9 || data[8] !== 1) return null; // unit 0: aspect ratio only
-      return plausible({ x: data.readUInt32BE(0) * INCH_PER_METRE, y: data.readUInt32BE(4) * INCH_PER_METRE, source: 'phys' });
+    if (type === 'IDAT' || type === 'IEND') return { density: density ?? null, headerInHead: type === 'IDAT' && pos + 8 <= src.head.length };
+    if (type === 'pHYs' && len >= 9 && density === undefined) {
+      const data = await src.at(pos + 8, 9);
+      // unit 0: aspect ratio only
+      density = data.length >= 9 && data[8] === 1
+        ? plausible({ x: data.readUInt32BE(0) * INCH_PER_METRE, y: data.readUInt32BE(4) * INCH_PER_METRE, source: 'phys' })
+        : null;
     }
     pos += 12 + len;
   }
-  return null;
+  return { density: density ?? null, headerInHead: false };
 }
 
 /**
  * sharp is not used for the density: it reports 72 when a file states none, gives PNG pHYs
  * without a resolutionUnit, drops pHYs of 1000 px/m entirely, and prefers EXIF over JFIF.
  */
-async function readDensity(filePath: string, format: 'jpeg' | 'png'): Promise<Density | null> {
-  const fh = await open(filePath, 'r');
+async function walk(src: Source, format: 'jpeg' | 'png'): Promise<{ density: Density | null; headerInHead: boolean }> {
   try {
-    return format === 'jpeg' ? await jpegDensity(fh) : await pngDensity(fh);
+    return format === 'jpeg' ? await jpegWalk(src) : await pngWalk(src);
   } catch {
     // A broken header only costs us the density: dimensions still come from sharp.
-    return null;
-  } finally {
-    await fh.close();
+    return { density: null, headerInHead: false };
   }
 }
 
@@ -200,20 +246,37 @@ function damaged(cause: unknown): MediaError {
   return new MediaError('damaged', undefined, { cause });
 }
 
-/** Reads headers only; pixels are never decoded. */
-export async function readImageMeta(filePath: string): Promise<ImageMeta> {
-  const format = await requireImageType(filePath);
+/**
+ * Reads headers only; pixels are never decoded. The file's first bytes are read once and serve
+ * the type check, the density and sharp: sharp gets those bytes instead of the file whenever
+ * they hold every header segment it reads (up to the first JPEG scan or PNG IDAT), so it answers
+ * exactly what it would from the file; otherwise it reads the file itself. A caller that has
+ * already read the file's first IMAGE_HEAD_BYTES bytes (fewer only when that is the whole file)
+ * passes them as `head`.
+ */
+export async function readImageMeta(filePath: string, options: { head?: Buffer } = {}): Promise<ImageMeta> {
+  const src = new Source(filePath, options.head ?? (await readHead(filePath, IMAGE_HEAD_BYTES)));
   let meta: Metadata;
+  let density: Density | null;
+  let format: 'jpeg' | 'png';
   try {
-    meta = await sharp(filePath).metadata();
-  } catch (e) {
-    throw damaged(e);
+    const type = sniffType(src.head);
+    if (type !== 'jpeg' && type !== 'png') throw new MediaError('wrong-type');
+    format = type;
+    const found = await walk(src, format);
+    density = found.density;
+    try {
+      meta = await sharp(src.whole || found.headerInHead ? src.head : filePath).metadata();
+    } catch (e) {
+      throw damaged(e);
+    }
+  } finally {
+    await src.close();
   }
   if (meta.format !== format || !meta.width || !meta.height) throw new MediaError('damaged');
 
   const orientation = meta.orientation && meta.orientation >= 1 && meta.orientation <= 8 ? meta.orientation : 1;
   const swap = orientation >= 5;
-  const density = await readDensity(filePath, format);
   const storedX = density?.x ?? DEFAULT_DPI;
   const storedY = density?.y ?? DEFAULT_DPI;
   const dpiX = swap ? storedY : storedX;

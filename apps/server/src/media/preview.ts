@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
 import sharp, { type OutputInfo } from 'sharp';
 import { MediaError } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
@@ -149,15 +148,23 @@ export async function makePlaceholderPreview(
 }
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type Canvas = typeof import('@napi-rs/canvas');
 type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
 type RenderParams = Parameters<PdfPage['render']>[0];
 let pdfjsPromise: Promise<PdfJs> | undefined;
+let canvasPromise: Promise<Canvas> | undefined;
 
 /** Loaded on first use: it is large and only previews need it. */
 function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   return pdfjsPromise;
+}
+
+/** Loaded on the first page rendered, like pdf.js: its native library is tens of megabytes resident. */
+function loadCanvas(): Promise<Canvas> {
+  canvasPromise ??= import('@napi-rs/canvas');
+  return canvasPromise;
 }
 
 function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string } {
@@ -253,6 +260,7 @@ async function renderPage(
   let page: PdfPage | undefined;
   try {
     page = await doc.getPage(pageNumber);
+    const { createCanvas } = await loadCanvas();
     const unit = page.getViewport({ scale: 1 });
     const scale = maxSide / Math.max(unit.width, unit.height, 1);
     const viewport = page.getViewport({ scale });

@@ -322,3 +322,33 @@ describe('a thousand entries', () => {
     expect(files.some((f) => f.endsWith('.part'))).toBe(false);
   });
 });
+
+describe('extraction', () => {
+  it('writes stored, deflated and streamed (large) entries byte for byte', async () => {
+    const large = Buffer.alloc(6 * 1024 * 1024);
+    for (let i = 0; i < large.length; i += 4) large.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const items: Item[] = [
+      { name: 'a/stored.bin', data: Buffer.from('stored '.repeat(1000)), compress: false },
+      { name: 'a/b/deflated.txt', data: Buffer.from('deflated '.repeat(5000)) },
+      { name: 'c/large.bin', data: large },
+      { name: 'empty.txt', data: Buffer.alloc(0) },
+    ];
+    const zip = await makeZip('kinds.zip', items);
+    const out = path.join(dir, 'kinds-out');
+    expect(await extractZip(zip, out, LIMITS)).toEqual(items.map((i) => i.name));
+    for (const it of items) expect((await readFile(path.join(out, it.name))).equals(it.data!)).toBe(true);
+  });
+
+  it('refuses an entry whose CRC fails after others were written, and removes the files and folders it made', async () => {
+    const items: Item[] = [];
+    for (const folder of ['x', 'y/z']) for (let i = 0; i < 20; i++) items.push({ name: `${folder}/p${i}.txt`, data: Buffer.from(`page ${folder} ${i} `.repeat(50)) });
+    items.push({ name: 'y/last.txt', data: Buffer.from('the last entry, broken'), compress: false });
+    const zip = await patched('late-crc.zip', items, (buf) => {
+      const at = buf.indexOf('the last entry, broken');
+      buf[at] = 0x54;
+    });
+    const out = path.join(dir, 'late-crc-out');
+    expect(await codeOf(extractZip(zip, out, LIMITS))).toBe('damaged');
+    expect(await readdir(out)).toEqual([]);
+  });
+});

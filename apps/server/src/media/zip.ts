@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { crc32 } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, inflateRaw } from 'node:zlib';
 import iconv from 'iconv-lite';
 import yauzl from 'yauzl';
 import { MediaError } from './errors.ts';
@@ -265,11 +266,17 @@ class Meter extends Transform {
   }
 }
 
+/** Entries extracted at once: inflating runs in libuv's pool while the CRC and writes of others go on. */
+const EXTRACT_CONCURRENCY = 4;
+/** Entries up to this size are inflated in memory and written with one call; larger ones stream. */
+const BUFFERED_ENTRY_BYTES = 4 * 1024 * 1024;
+
 /**
- * Validates the whole archive first (nothing is written for a refused one), then streams each
- * entry to a temporary name beside its target and renames it, so that a reader never sees half
- * a file. On failure the files written so far are removed. Returns the written files' paths,
- * relative to destDir, '/'-separated.
+ * Validates the whole archive first (nothing is written for a refused one), then extracts a few
+ * entries at a time, each to a temporary name beside its target, renamed once complete, so that
+ * a reader never sees half a file. Folders are made once each. `onEntry` is called for every
+ * entry in order, before it is extracted. On failure the files and folders made so far are
+ * removed. Returns the written files' paths, relative to destDir, '/'-separated, in archive order.
  */
 export async function extractZip(
   zipPath: string,
@@ -279,40 +286,140 @@ export async function extractZip(
 ): Promise<string[]> {
   const root = path.resolve(destDir);
   const zipfile = await openZip(zipPath);
-  const written: string[] = [];
+  const written: Array<string | undefined> = [];
+  const folders = new Map<string, Promise<unknown>>();
+  const madeFolders: string[] = [];
+  /** Each folder once: later entries of a folder wait on the same mkdir. */
+  const folder = (dir: string): Promise<unknown> => {
+    let made = folders.get(dir);
+    if (!made) {
+      made = mkdir(dir, { recursive: true }).then((first) => {
+        if (first !== undefined) madeFolders.push(first);
+      });
+      folders.set(dir, made);
+    }
+    return made;
+  };
+  let failure: unknown;
+  const running = new Set<Promise<void>>();
+  let fh: FileHandle | undefined;
   try {
+    // The small entries' bytes are read through a handle of our own, with positional reads.
+    fh = await open(zipPath, 'r');
+    const archive = { fh, bytes: (await fh.stat()).size };
     const listed = await listOpen(zipfile, limits);
     await mkdir(root, { recursive: true });
+    folders.set(root, Promise.resolve());
     const budget = { used: 0, max: limits.maxTotalBytes };
-    for (let i = 0; i < listed.length; i++) {
+    for (let i = 0; i < listed.length && failure === undefined; i++) {
       const { raw, info, segments } = listed[i]!;
       if (onEntry && (await onEntry(info, i, listed.length)) === false) continue;
       const target = path.resolve(root, ...segments);
       if (!target.startsWith(root + path.sep)) throw new MediaError('zip-slip');
       if (info.isDirectory) {
-        await mkdir(target, { recursive: true });
+        await folder(target);
         continue;
       }
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeEntry(zipfile, raw, target, budget);
-      written.push(info.name);
+      const job = folder(path.dirname(target))
+        .then(() => writeEntry(zipfile, archive, raw, target, budget))
+        .then(() => {
+          written[i] = info.name;
+        }, (e: unknown) => {
+          failure ??= e;
+        });
+      running.add(job);
+      void job.finally(() => running.delete(job));
+      if (running.size >= EXTRACT_CONCURRENCY) await Promise.race(running);
     }
-    return written;
+    await Promise.all(running);
+    if (failure !== undefined) throw failure;
+    return written.filter((w): w is string => w !== undefined);
   } catch (e) {
-    await Promise.all(written.map((rel) => rm(path.join(root, rel), { force: true })));
+    await Promise.all(running);
+    await Promise.all(written.map((rel) => (rel === undefined ? undefined : rm(path.join(root, rel), { force: true }))));
+    await Promise.all(madeFolders.map((dir) => rm(dir, { recursive: true, force: true })));
     throw e;
   } finally {
     zipfile.close();
+    await fh?.close();
   }
+}
+
+const LOCAL_HEADER_SIGNATURE = 0x04034b50;
+const LOCAL_HEADER_BYTES = 30;
+/** Read beyond the name and extra field the central directory gives: a local extra field may be longer. */
+const LOCAL_EXTRA_SLACK = 512;
+
+/**
+ * The entry's bytes as stored in the archive (still deflated for method 8), read with one
+ * positional read of its local header and data together (a second only for an unusually long
+ * local extra field), instead of a stream of 64 KiB reads.
+ */
+async function readStored(archive: FileHandle, archiveBytes: number, entry: yauzl.Entry): Promise<Buffer> {
+  const start = entry.relativeOffsetOfLocalHeader;
+  const guess = LOCAL_HEADER_BYTES + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK + entry.compressedSize;
+  const buf = Buffer.allocUnsafe(Math.min(guess, Math.max(0, archiveBytes - start)));
+  const { bytesRead } = await archive.read(buf, 0, buf.length, start);
+  if (bytesRead < LOCAL_HEADER_BYTES || buf.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) throw new MediaError('damaged');
+  const dataStart = LOCAL_HEADER_BYTES + buf.readUInt16LE(26) + buf.readUInt16LE(28);
+  const dataEnd = dataStart + entry.compressedSize;
+  if (start + dataEnd > archiveBytes) throw new MediaError('damaged');
+  if (dataEnd <= bytesRead) return buf.subarray(dataStart, dataEnd);
+  const data = Buffer.allocUnsafe(entry.compressedSize);
+  const again = await archive.read(data, 0, data.length, start + dataStart);
+  if (again.bytesRead !== data.length) throw new MediaError('damaged');
+  return data;
+}
+
+const inflateRawAsync = promisify(inflateRaw);
+
+/**
+ * A small entry in one go: its stored bytes are read at once, inflated by one call in libuv's pool
+ * (never past the declared size, which caps a lying entry), then counted and checked against the
+ * declared size and the CRC, as yauzl's stream and Meter do for large entries.
+ */
+async function inflateEntry(archive: { fh: FileHandle; bytes: number }, entry: yauzl.Entry, budget: { used: number; max: number }): Promise<Buffer> {
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new MediaError('damaged');
+  const stored = await readStored(archive.fh, archive.bytes, entry);
+  let data: Buffer;
+  if (entry.compressionMethod === 0) data = stored;
+  else {
+    try {
+      // One byte more than declared, so that a longer output shows as a lie instead of being cut;
+      // and an output buffer that size, so that the pool is asked once, not once per 16 KiB.
+      const most = entry.uncompressedSize + 1;
+      data = await inflateRawAsync(stored, { maxOutputLength: most, chunkSize: Math.max(64 * 1024, most) });
+    } catch (err) {
+      throw zipError(err);
+    }
+  }
+  if (data.length !== entry.uncompressedSize) throw new MediaError('damaged');
+  budget.used += data.length;
+  if (budget.used > budget.max) throw new MediaError('zip-too-large');
+  if ((crc32(data) >>> 0) !== (entry.crc32 >>> 0)) throw new MediaError('damaged');
+  return data;
 }
 
 async function writeEntry(
   zipfile: yauzl.ZipFile,
+  archive: { fh: FileHandle; bytes: number },
   entry: yauzl.Entry,
   target: string,
   budget: { used: number; max: number },
 ): Promise<void> {
   const tmp = path.join(path.dirname(target), `.unzip-${randomUUID()}.part`);
+  // Both sizes bound what is held in memory; a lying compressed size streams like a large entry.
+  if (entry.uncompressedSize <= BUFFERED_ENTRY_BYTES && entry.compressedSize <= BUFFERED_ENTRY_BYTES) {
+    const data = await inflateEntry(archive, entry, budget);
+    try {
+      await writeFile(tmp, data, { flag: 'wx' });
+      await rename(tmp, target);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+    return;
+  }
   const input = await openReadStream(zipfile, entry);
   let readFailed: unknown;
   input.once('error', (err: unknown) => {

@@ -8,6 +8,18 @@ import { AppError } from '../errors.ts';
  * The one place errors become answers. Customer-facing errors keep their message; anything unexpected
  * is logged with its stack and answered with a generic 500 that reveals nothing.
  */
+/** PostgreSQL error classes for text it cannot take: NUL or bad encoding, bad JSON text, too long. */
+const BAD_TEXT_CODES = new Set(['22021', '22P05', '22P02', '22001', '2200N']);
+
+/** The SQLSTATE of a database error, also when the ORM wrapped it (drizzle puts it in `cause`). */
+function databaseErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
@@ -25,6 +37,11 @@ export const errorHandlerPlugin = fp(
       if (isResponseSerializationError(err)) {
         request.log.error({ err, cause: err.cause }, 'response does not match its schema');
         return reply.status(500).send({ message: SERVER_MSG.internal, code: 'internal' });
+      }
+      // Text the database cannot store (NUL, a lone surrogate, invalid JSON text) is bad input, not a fault.
+      const dbCode = databaseErrorCode(err);
+      if (dbCode && BAD_TEXT_CODES.has(dbCode)) {
+        return reply.status(400).send({ message: `${SERVER_MSG.badRequest}：含有无法处理的字符`, code: 'bad-text' });
       }
       const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
       if (status >= 500) {

@@ -14,6 +14,9 @@ const ChunkAnswerSchema = z.object({
   ]),
 });
 
+/** What busboy says about a broken multipart body (its errors carry no code). */
+const MULTIPART_BODY_ERROR = /unexpected end of (form|file)|malformed|boundary|part terminated early|multipart/i;
+
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
 
 export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Config }> = async (app, { services, config }) => {
@@ -51,6 +54,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw uploadRefusal(`分片过大，每个分片不能超过${config.upload.maxChunkBytes}字节`, 413, 'too-large');
       if (code.startsWith('FST_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw uploadRefusal('上传内容不完整，请重试');
       if (code === 'ENOSPC') throw new AppError(507, 'disk-full', '服务器存储空间不足，请联系印刷厂', { state: 400, message: { status: 400, error: '服务器存储空间不足，请联系印刷厂' } });
+      // The multipart parser's own errors (bad boundary, body cut short) carry no code: the client sent a broken body.
+      if (!code && err instanceof Error && MULTIPART_BODY_ERROR.test(err.message)) throw uploadRefusal('上传内容不完整，请重试');
       throw err;
     }
     if (!answer) throw uploadRefusal('缺少文件内容');

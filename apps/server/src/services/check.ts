@@ -67,7 +67,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
         items.push(kind === 'pdf' ? { ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: FILE_GONE } : { ...base, type: 'image', widthPx: 0, heightPx: 0, dpi: 72, dpiStated: false, broken: FILE_GONE });
         continue;
       }
-      const meta: Meta = { ...(row.meta ?? {}) };
+      const meta: Meta = { ...row.meta };
       let learnt = false;
       if (kind === 'image') {
         if (meta.intact === undefined) {

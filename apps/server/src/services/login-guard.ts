@@ -17,6 +17,9 @@ export class LoginGuard {
 
   /** Seconds until the caller may try again, or 0 when a try is allowed. */
   retryAfter(ip: string, login: string): number {
+    // Guesses spread over many addresses still count against the login, with a wider allowance.
+    const all = this.failures.get(this.key('*', login));
+    if (all && all.resetAt > this.now() && all.count >= this.maxFailures * 4) return Math.ceil((all.resetAt - this.now()) / 1000);
     const entry = this.failures.get(this.key(ip, login));
     if (!entry) return 0;
     const left = entry.resetAt - this.now();
@@ -28,6 +31,7 @@ export class LoginGuard {
   }
 
   fail(ip: string, login: string) {
+    if (ip !== '*') this.fail('*', login);
     const k = this.key(ip, login);
     const entry = this.failures.get(k);
     if (!entry || entry.resetAt <= this.now()) this.failures.set(k, { count: 1, resetAt: this.now() + this.windowMs });

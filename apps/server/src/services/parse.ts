@@ -21,6 +21,8 @@ export type ParseJob = { filePath: string };
 /** Items above this many files are parsed as a long task, so the request stays short. */
 export const INLINE_FILE_LIMIT = 50;
 const META_CONCURRENCY = 4;
+/** Rows of stored_files per insert statement (five parameters each, far below PostgreSQL's limit). */
+const INSERT_BATCH = 500;
 
 function escapeLike(s: string) {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -52,8 +54,12 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     return new Set(rows.map((r) => r.name));
   }
 
-  /** The metadata read at upload for every file below (or at) a path; files without it are read now. */
-  async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
+  /**
+   * The metadata read at upload for every file below (or at) a path; files without it (a zip's
+   * entries) are read now, and their rows written in a few multi-row inserts, not one per file.
+   * `sizes` (from a listing) spares a stat per file.
+   */
+  async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void, sizes?: ReadonlyMap<string, number>): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
     const known = new Map<string, { kind: string; meta: Record<string, unknown> | null }>();
     const prefixes = [...new Set(paths.map((p) => p.split('/').slice(0, 3).join('/')))];
     for (const prefix of prefixes) {
@@ -62,6 +68,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       for (const r of rows) known.set(r.path, r);
     }
     const damaged: Unsupported[] = [];
+    const fresh: Array<typeof storedFiles.$inferInsert> = [];
     let done = 0;
     const files = await mapLimit(paths, META_CONCURRENCY, async (p): Promise<ParsedFile | null> => {
       const kind = kindOf(p);
@@ -73,26 +80,30 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         if (m && kind === 'pdf' && typeof m.pages === 'number') return { path: p, kind, width: m.width as number, height: m.height as number, dpi: null, pages: m.pages };
         try {
           const abs = store.localPath(hubId, p);
-          const size = (await store.stat(hubId, p))?.size ?? 0;
+          const size = sizes?.get(p) ?? (await store.stat(hubId, p))?.size ?? 0;
           if (kind === 'image') {
             const im = await readImageMeta(abs);
-            const meta = { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated };
-            await db.insert(storedFiles).values({ hubId, path: p, kind: 'image', size, meta }).onConflictDoNothing();
+            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
           const pm = await readPdfMeta(abs);
-          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0 };
-          await db.insert(storedFiles).values({ hubId, path: p, kind: 'pdf', size, meta }).onConflictDoNothing();
-          return { path: p, kind, ...meta, dpi: null };
+          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x) => [x.widthMm, x.heightMm]) };
+          fresh.push({ hubId, path: p, kind: 'pdf', size, meta });
+          return { path: p, kind, width: meta.width, height: meta.height, pages: meta.pages, dpi: null };
         } catch (err) {
           const reason = err instanceof MediaError ? err.message : '文件破损，无法读取';
           damaged.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason });
           return null;
         }
       })();
-      onProgress?.(++done);
+      // The count reaches the end only once the rows below are written.
+      if (++done < paths.length) onProgress?.(done);
       return result;
     });
+    for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
+      await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+    }
+    if (paths.length > 0) onProgress?.(paths.length);
     return { files: files.filter((f): f is ParsedFile => f !== null), damaged: damaged.sort((a, b) => naturalCompare(a.filePath, b.filePath)) };
   }
 
@@ -127,8 +138,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       });
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
     }
-    const entries = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker).map((e) => e.path);
-    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2));
+    const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker);
+    const entries = listed.map((e) => e.path);
+    const sizes = new Map(listed.map((e) => [e.path, e.size]));
+    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2), sizes);
     const found = worksOfZip(dest, stripExt(zipName), files, await componentNames());
     return { works: await saveWorks(hubId, found, ctx.taskId), unsupported: [...unsupportedBelow(dest, files), ...damaged] };
   }

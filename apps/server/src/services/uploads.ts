@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { and, eq, lt, inArray, sql } from 'drizzle-orm';
 import { LIMITS, MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
@@ -7,10 +8,10 @@ import type { Db } from '../db/client.ts';
 import { storedFiles, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
-import { readImageMeta } from '../media/image.ts';
-import { extensionMatches, readHead, sniffFile, sniffType } from '../media/magic.ts';
+import { IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
+import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
-import type { FileStore } from '../storage/file-store.ts';
+import type { FileStore, PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { FileUrls } from './file-urls.ts';
 
@@ -23,9 +24,15 @@ export type ChunkFields = {
   ext: string;
   filePath: string;
   folderId: string;
+  /**
+   * Bytes of every chunk but the last, which holds the rest: the `chunkSize` field when the client
+   * sends it (simple-uploader.js does; with its forceChunkSize off the last chunk may reach twice
+   * this), else decisions §3's LIMITS.chunkSize (our web client). Chunk i starts at (i-1)·chunkSize.
+   */
+  chunkSize: number;
 };
 
-export type FileInfo = { width: number; height: number; dpi: number; dpiStated?: boolean } | { pages: number; width: number; height: number } | Record<string, never>;
+export type FileInfo = { width: number; height: number; dpi: number; dpiStated?: boolean } | { pages: number; width: number; height: number; pageSizes?: Array<[number, number]> } | Record<string, never>;
 
 export type ChunkAnswer =
   | { state: 200; message: { status: 200 } }
@@ -35,7 +42,31 @@ export type ChunkAnswer =
 export const uploadRefusal = (error: string, status = 400, code = 'upload-refused') =>
   new AppError(status, code, error, { state: 400, message: { status: 400, error } });
 
-const STALE_ASSEMBLY_MS = 120_000;
+/**
+ * Errors that come once a chunk's bytes are all in are never the client's: a database connection
+ * reset must not read as the upload's own (the route answers ECONNRESET, premature close and the
+ * multipart parser's codes with 400 上传内容不完整). Other codes (ENOSPC → 507) go through as they are.
+ */
+function fromServer(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (err instanceof AppError || !(err instanceof Error) || typeof code !== 'string') return err;
+  if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE' && !code.startsWith('FST_')) return err;
+  return new Error(`upload failed on the server: ${err.message}`, { cause: err });
+}
+
+const STALE_ASSEMBLY_SECONDS = 120;
+/**
+ * Each chunk is on disk before its row records it (O_DSYNC writes), not only the finished file:
+ * a crashed process loses nothing either way (its writes are in the page cache), but after a
+ * power cut a row must not claim a chunk whose bytes are gone, or the file would complete with a
+ * hole. It costs some upload throughput: measure it with `npm run bench -- upload-throughput`.
+ */
+const CHUNK_DURABLE = true;
+
+/** The bytes chunk `chunkIndex` must hold: chunkSize, or for the last chunk whatever remains of the file. */
+export function chunkBytes(f: Pick<ChunkFields, 'chunkIndex' | 'chunkTotal' | 'size' | 'chunkSize'>): number {
+  return f.chunkIndex < f.chunkTotal ? f.chunkSize : f.size - (f.chunkTotal - 1) * f.chunkSize;
+}
 
 /** Reads the raw multipart fields into ChunkFields, or refuses with the spec's message. */
 export function normaliseChunkFields(raw: Record<string, string>, config: Config): ChunkFields {
@@ -57,6 +88,11 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   const size = int(pick('size', 'totalSize'), 'size', 1);
   if (size > config.upload.maxFileBytes) throw uploadRefusal(`文件过大，单个文件不能超过${Math.floor(config.upload.maxFileBytes / 1024 / 1024)}MB`, 413, 'too-large');
   if (chunkTotal > Math.ceil(size / 1024) + 1) throw uploadRefusal('上传参数chunkTotal不正确');
+  const chunkSize = pick('chunkSize') === undefined ? LIMITS.chunkSize : int(pick('chunkSize'), 'chunkSize', 1024);
+  if ((chunkTotal - 1) * chunkSize >= size) throw uploadRefusal('上传参数chunkTotal与文件大小不符');
+  if (chunkBytes({ chunkIndex, chunkTotal, size, chunkSize }) > config.upload.maxChunkBytes) {
+    throw uploadRefusal(`分片过大，每个分片不能超过${config.upload.maxChunkBytes}字节`, 413, 'too-large');
+  }
   const identifier = pick('identifier') ?? '';
   if (!identifier || identifier.length > 300) throw uploadRefusal('上传参数identifier不正确');
   const folderId = pick('folderId') ?? '';
@@ -66,156 +102,242 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   } catch {
     throw uploadRefusal('文件路径不合法');
   }
-  return { identifier, chunkIndex, chunkTotal, size, ext, filePath, folderId };
+  return { identifier, chunkIndex, chunkTotal, size, ext, filePath, folderId, chunkSize };
 }
 
 export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; log?: { warn: (o: object, m: string) => void } }) {
   const { db, store, urls } = deps;
 
-  const uploadKey = (folderId: string, identifier: string) =>
-    createHash('sha256').update(`${folderId}\n${identifier}`).digest('hex').slice(0, 32);
+  /**
+   * The folder of one upload on disk. It names everything a chunk must agree on, so a chunk that
+   * disagrees with the upload's row (two files under one identifier) writes elsewhere, never into it.
+   */
+  const uploadKey = (f: Pick<ChunkFields, 'folderId' | 'identifier' | 'size' | 'chunkTotal' | 'filePath'>) =>
+    createHash('sha256').update(`${f.folderId}\n${f.identifier}\n${f.size}\n${f.chunkTotal}\n${f.filePath}`).digest('hex').slice(0, 32);
+  const identity = (hubId: number, f: Pick<ChunkFields, 'folderId' | 'identifier'>) =>
+    and(eq(uploads.hubId, hubId), eq(uploads.folderId, f.folderId), eq(uploads.identifier, f.identifier));
+  const sameFile = sql`${uploads.size} = excluded.size and ${uploads.chunkTotal} = excluded.chunk_total and ${uploads.filePath} = excluded.file_path`;
+
+  /**
+   * The one statement of a chunk: records it in its upload's row (made by the first chunk to come)
+   * and, when it was the last one missing, claims the file (receiving → assembling). It touches
+   * only a row of this same file that is still receiving, or whose claimant is long gone; it
+   * answers nothing otherwise. Prepared once: it runs for every chunk.
+   */
+  const has = sql`${uploads.receivedChunks} @> ${sql.placeholder('chunk')}::jsonb`;
+  const recordChunk = db.insert(uploads).values({
+    hubId: sql.placeholder('hubId'), folderId: sql.placeholder('folderId'), identifier: sql.placeholder('identifier'),
+    filePath: sql.placeholder('filePath'), size: sql.placeholder('size'), chunkTotal: sql.placeholder('chunkTotal'),
+    receivedChunks: sql`${sql.placeholder('chunk')}::jsonb`, status: sql`${sql.placeholder('status')}`,
+  }).onConflictDoUpdate({
+    target: [uploads.hubId, uploads.folderId, uploads.identifier],
+    set: {
+      receivedChunks: sql`case when ${has} then ${uploads.receivedChunks} else ${uploads.receivedChunks} || ${sql.placeholder('chunk')}::jsonb end`,
+      status: sql`case when jsonb_array_length(${uploads.receivedChunks}) + (case when ${has} then 0 else 1 end) >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
+      updatedAt: sql`now()`,
+    },
+    setWhere: sql`${sameFile} and (${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`,
+  }).returning({ id: uploads.id, status: uploads.status }).prepare('upload_record_chunk');
+
+  function answer(hubId: number, rel: string, meta: Record<string, unknown>): ChunkAnswer {
+    const url = urls.hubFile(hubId, rel);
+    // Every page's size stays in the database for the file check; the client gets the summary.
+    const { pageSizes: _pages, ...info } = meta;
+    return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as FileInfo } };
+  }
 
   async function describe(hubId: number, rel: string): Promise<ChunkAnswer> {
     const [f] = await db.select({ meta: storedFiles.meta }).from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
-    const url = urls.hubFile(hubId, rel);
-    return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: (f?.meta ?? {}) as FileInfo } };
+    return answer(hubId, rel, f?.meta ?? {});
   }
 
-  async function fail(id: number, hubId: number, key: string, error: string) {
-    await db.update(uploads).set({ status: 'failed', error, updatedAt: new Date() }).where(eq(uploads.id, id));
-    await store.removeChunks(hubId, key);
+  /** Refuses the whole file: its bytes go first, then the row says why, so later chunks are refused too. */
+  async function fail(hubId: number, f: ChunkFields, error: string, status = 400): Promise<never> {
+    await store.removeParts(hubId, uploadKey(f));
+    await db.insert(uploads).values({ hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal, status: 'failed', error })
+      .onConflictDoUpdate({
+        target: [uploads.hubId, uploads.folderId, uploads.identifier],
+        set: { status: 'failed', error, receivedChunks: [], updatedAt: sql`now()` },
+        setWhere: sql`${sameFile} and ${uploads.status} <> 'done'`,
+      });
+    throw uploadRefusal(error, status);
   }
 
   /** Reads what the file check needs once, at upload, so parsing never re-opens the file. */
-  async function readMeta(abs: string, type: 'png' | 'jpeg' | 'pdf' | 'zip'): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: FileInfo }> {
+  async function readMeta(abs: string, type: SniffedType, head: Buffer): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: FileInfo }> {
     if (type === 'zip') return { kind: 'zip', info: {} };
     if (type === 'pdf') {
       const m = await readPdfMeta(abs);
       const first = m.pageSizes[0];
-      return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0 } };
+      // Every page's size is kept so the file check never re-reads the PDF.
+      return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p) => [p.widthMm, p.heightMm]) } };
     }
-    const m = await readImageMeta(abs);
+    const m = await readImageMeta(abs, { head });
     return { kind: 'image', info: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated } };
   }
 
   /**
-   * Assembles a complete upload. Keep in mind:
-   * - exactly one request wins the claim (receiving → assembling) and assembles; others answer 200;
-   * - a claim older than STALE_ASSEMBLY_MS belongs to a process that died, and may be taken over;
-   * - the file appears under its final name only complete and checked (temp name, then rename);
+   * Completes an upload whose every chunk is recorded, through the claimant's own open part file;
+   * only the request whose upsert moved the row to 'assembling' gets here. Keep in mind:
+   * - a claim older than STALE_ASSEMBLY_SECONDS belongs to a process that died, and a chunk sent
+   *   again takes it over, so this may run twice for one file: the part stays until the row says
+   *   done, and every step can be redone;
+   * - the stored file appears under its name only complete and checked: readers never see half a file;
    * - a refused file leaves nothing stored.
    */
-  async function assemble(hubId: number, row: typeof uploads.$inferSelect, rel: string): Promise<ChunkAnswer> {
-    const staleBefore = new Date(Date.now() - STALE_ASSEMBLY_MS);
-    const claimed = await db.update(uploads).set({ status: 'assembling', updatedAt: new Date() })
-      .where(and(eq(uploads.id, row.id), sql`(${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < ${staleBefore}))`))
-      .returning({ id: uploads.id });
-    if (claimed.length === 0) return { state: 200, message: { status: 200 } };
-
-    const key = uploadKey(row.folderId, row.identifier);
-    const sizes = await store.chunkSizes(hubId, key);
-    let total = 0;
-    for (let i = 1; i <= row.chunkTotal; i++) {
-      const s = sizes.get(i);
-      if (s === undefined) {
-        // The row said complete but a chunk file is gone (a crash between write and record): ask for it again.
-        const received = row.receivedChunks.filter((c) => c !== i);
-        await db.update(uploads).set({ status: 'receiving', receivedChunks: received, updatedAt: new Date() }).where(eq(uploads.id, row.id));
-        return { state: 200, message: { status: 200 } };
-      }
-      total += s;
-    }
-    if (total !== row.size) {
-      await fail(row.id, hubId, key, 'size');
-      throw uploadRefusal(`文件大小不符（收到${total}字节，应为${row.size}字节），请重新上传`);
-    }
-    const tmpRel = `${rel}.assembling`;
-    await store.assemble(hubId, key, row.chunkTotal, tmpRel);
-    const abs = store.localPath(hubId, tmpRel);
-    const type = await sniffFile(abs);
-    const ext = rel.slice(rel.lastIndexOf('.') + 1).toLowerCase();
-    if (!type || !extensionMatches(ext, type)) {
-      await store.remove(hubId, tmpRel);
-      await fail(row.id, hubId, key, 'wrong-type');
-      throw uploadRefusal(`${MSG.wrongFileType}（文件内容与扩展名不符）`);
-    }
+  async function complete(hubId: number, f: ChunkFields, uploadId: number, part: PartFile, rel: string): Promise<ChunkAnswer> {
+    const { size, head, others } = await part.inspect(IMAGE_HEAD_BYTES);
+    // Chunks cut to another size went into another part: their offsets do not fit this one's.
+    if (others.length > 0) return fail(hubId, f, '同一文件的分片大小不一致，请重新上传');
+    // Every chunk was checked for its length, so this only catches bytes lost to a crash.
+    if (size !== f.size) return fail(hubId, f, `文件大小不符（收到${size}字节，应为${f.size}字节），请重新上传`);
+    const type = sniffType(head);
+    if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
+    // The flush to disk goes on while the headers are read (from memory, mostly).
+    const flushed = part.sync();
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
-      meta = await readMeta(abs, type);
+      meta = await readMeta(part.path, type, head);
     } catch (err) {
-      await store.remove(hubId, tmpRel);
-      await fail(row.id, hubId, key, 'damaged');
-      if (err instanceof MediaError) throw uploadRefusal(`${err.message}：${row.filePath}`);
-      throw uploadRefusal(`${MSG.fileBroken}：${row.filePath}`);
+      await flushed.catch(() => {});
+      return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    await store.move(hubId, tmpRel, rel);
-    await db.transaction(async (tx) => {
-      await tx.insert(storedFiles).values({ hubId, path: rel, kind: meta.kind, size: total, meta: meta.info })
-        .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { kind: meta.kind, size: total, meta: meta.info, originalPath: null, createdAt: new Date() } });
-      await tx.update(uploads).set({ status: 'done', updatedAt: new Date() }).where(eq(uploads.id, row.id));
+    await flushed;
+    await part.publish(rel);
+    // One statement: the stored file's row and the upload's end, together or not at all.
+    const stored = db.$with('stored').as(db.insert(storedFiles).values({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info })
+      .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { kind: meta.kind, size: f.size, meta: meta.info, originalPath: null, createdAt: new Date() } })
+      .returning({ id: storedFiles.id }));
+    await db.with(stored).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
+      .where(and(eq(uploads.id, uploadId), sql`exists (select 1 from ${stored})`));
+    // The part's folder is of no use now; its removal need not hold up the answer.
+    store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
+    return answer(hubId, rel, meta.info);
+  }
+
+  /**
+   * Takes the chunk's bytes off the request, or refuses the chunk: it must hold exactly the bytes
+   * its place calls for (chunkBytes). Past that length nothing more is kept, only counted.
+   */
+  async function takeChunk(f: ChunkFields, data: Readable): Promise<Buffer[]> {
+    const expected = chunkBytes(f);
+    let pieces: Buffer[] = [];
+    let bytes = 0;
+    data.on('data', (piece: Buffer) => {
+      bytes += piece.length;
+      if (bytes <= expected) pieces.push(piece);
+      else pieces = [];
     });
-    await store.removeChunks(hubId, key);
-    return describe(hubId, rel);
+    await finished(data);
+    // A multipart stream cut at the chunk limit ends quietly with `truncated` set: refuse what was cut.
+    if ((data as { truncated?: boolean }).truncated) {
+      throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
+    }
+    if (bytes === 0) throw uploadRefusal('分片内容为空，请重新上传');
+    if (bytes === expected) return pieces;
+    if (f.chunkTotal === 1) throw uploadRefusal(`文件大小不符（收到${bytes}字节，应为${f.size}字节），请重新上传`);
+    if (f.chunkIndex === f.chunkTotal) throw uploadRefusal(`文件大小不符（最后一个分片收到${bytes}字节，按文件大小应为${expected}字节），请重新上传`);
+    throw uploadRefusal(`分片大小不符（第${f.chunkIndex}个分片收到${bytes}字节，应为${expected}字节），请重新上传`);
+  }
+
+  /** The rest of a chunk once its bytes are in: written, recorded, and the file completed when it was the last. */
+  async function keep(hubId: number, f: ChunkFields, pieces: Buffer[], opening: Promise<PartFile>, release: () => void): Promise<ChunkAnswer> {
+    const rel = `upload/${f.folderId}/${f.filePath}`;
+    const key = uploadKey(f);
+    if (f.chunkIndex === 1) {
+      const type = sniffType(Buffer.concat(pieces, Math.min(chunkBytes(f), SNIFF_BYTES)));
+      if (!type || !extensionMatches(f.ext, type)) {
+        release();
+        // The part's folder is removed once the open that may be making it is done.
+        await opening.then(() => undefined, () => undefined);
+        return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
+      }
+    }
+
+    let row: { id: number; status: string } | undefined;
+    try {
+      const part = await opening;
+      await part.write((f.chunkIndex - 1) * f.chunkSize, pieces);
+      [row] = await recordChunk.execute({
+        hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal,
+        chunk: JSON.stringify([f.chunkIndex]), status: f.chunkTotal === 1 ? 'assembling' : 'receiving',
+      });
+      if (row?.status === 'assembling') {
+        const claimed = row.id;
+        return await complete(hubId, f, claimed, part, rel).catch(async (err: unknown) => {
+          // Not the file's fault (a full disk, a lost database): give the claim back, so that the
+          // chunk sent again completes the file at once instead of after the stale-claim wait.
+          if (!(err instanceof AppError)) {
+            await db.update(uploads).set({ status: 'receiving' }).where(and(eq(uploads.id, claimed), eq(uploads.status, 'assembling'))).catch(() => {});
+          }
+          throw err;
+        });
+      }
+    } finally {
+      release();
+    }
+    if (row) return { state: 200, message: { status: 200 } };
+
+    // The row was not updated: another file under this identifier, or one already claimed, done or refused.
+    const [other] = await db.select().from(uploads).where(identity(hubId, f));
+    const mismatch = !other || other.size !== f.size || other.chunkTotal !== f.chunkTotal || other.filePath !== f.filePath;
+    // Bytes written here belong to no upload that still needs them.
+    if (mismatch || other.status === 'done' || other.status === 'failed') await store.removeParts(hubId, key);
+    if (!other) throw uploadRefusal('上传记录不存在，请重新上传');
+    if (mismatch) throw uploadRefusal('同一文件的分片参数不一致，请重新上传');
+    if (other.status === 'done') return describe(hubId, rel);
+    if (other.status === 'failed') throw uploadRefusal(other.error ?? '上传失败，请重新上传');
+    // Another request is completing the file and answers 300.
+    return { state: 200, message: { status: 200 } };
   }
 
   return {
     /**
-     * Takes one chunk. Chunks may come in any order, in parallel, and more than once; the file is
-     * assembled once, when every chunk is on disk and recorded.
+     * Takes one chunk. Keep in mind:
+     * - chunks may come in any order, in parallel, more than once, and to several processes sharing
+     *   the database and DATA_DIR: each is written at its own offset of the upload's one part file;
+     * - a chunk is written only whole and of exactly the length its place calls for (chunkBytes),
+     *   so a cut or inconsistent chunk is refused without touching the bytes of any other;
+     * - the bytes are written (and flushed, see CHUNK_DURABLE) before the row records the chunk, with
+     *   one upsert, so the row never claims a chunk the disk does not hold: a restart resumes;
+     * - the upsert that records the last missing chunk also claims the file (receiving → assembling):
+     *   exactly one request completes it;
+     * - chunk 1's magic bytes are checked before anything is written; the whole file's at the end.
      */
     async receiveChunk(hubId: number, f: ChunkFields, data: Readable): Promise<ChunkAnswer> {
-      const rel = `upload/${f.folderId}/${f.filePath}`;
-      await db.insert(uploads).values({ hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal })
-        .onConflictDoNothing();
-      let [row] = await db.select().from(uploads).where(and(eq(uploads.hubId, hubId), eq(uploads.folderId, f.folderId), eq(uploads.identifier, f.identifier)));
-      if (!row) throw uploadRefusal('上传记录不存在，请重新上传');
-      if (row.size !== f.size || row.chunkTotal !== f.chunkTotal || row.filePath !== f.filePath) {
-        data.resume();
-        throw uploadRefusal('同一文件的分片参数不一致，请重新上传');
+      const key = uploadKey(f);
+      // Opened while the bytes arrive, so the open (and a first chunk's folder) adds no wait.
+      const opening = store.openPart(hubId, key, String(f.chunkSize), { durable: CHUNK_DURABLE });
+      const settled = opening.then((p) => p, () => undefined);
+      // Closed whatever happens, without holding up the answer.
+      const release = () => void settled.then((p) => p?.close()).catch((err: unknown) => deps.log?.warn({ err }, 'could not close an upload\'s part file'));
+
+      let pieces: Buffer[];
+      try {
+        pieces = await takeChunk(f, data);
+      } catch (err) {
+        release();
+        // Nothing was written; the folder just made for a one-chunk file holds nothing of worth.
+        if (f.chunkTotal === 1) await settled.then(() => store.removeParts(hubId, key));
+        throw err;
       }
-      if (row.status === 'done') {
-        data.resume();
-        return describe(hubId, rel);
+      try {
+        return await keep(hubId, f, pieces, opening, release);
+      } catch (err) {
+        throw fromServer(err);
       }
-      if (row.status === 'failed') {
-        // A new attempt at a refused file starts over.
-        await db.update(uploads).set({ status: 'receiving', receivedChunks: [], error: null, updatedAt: new Date() }).where(eq(uploads.id, row.id));
-      }
-      const key = uploadKey(f.folderId, f.identifier);
-      const written = await store.writeChunk(hubId, key, f.chunkIndex, data);
-      // A multipart stream cut at the chunk limit ends quietly with `truncated` set: refuse what was cut.
-      if ((data as { truncated?: boolean }).truncated) {
-        await store.removeChunk(hubId, key, f.chunkIndex);
-        throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
-      }
-      if (written === 0) throw uploadRefusal('分片内容为空，请重新上传');
-      if (f.chunkIndex === 1) {
-        const head = await readHead(store.chunkPath(hubId, key, 1));
-        const type = sniffType(head);
-        if (!type || !extensionMatches(f.ext, type)) {
-          await fail(row.id, hubId, key, 'wrong-type');
-          throw uploadRefusal(`${MSG.wrongFileType}（文件内容与扩展名不符）`);
-        }
-      }
-      [row] = await db.update(uploads).set({
-        receivedChunks: sql`(select coalesce(jsonb_agg(distinct x order by x), '[]'::jsonb) from jsonb_array_elements(${uploads.receivedChunks} || ${JSON.stringify([f.chunkIndex])}::jsonb) as t(x))`,
-        updatedAt: new Date(),
-      }).where(eq(uploads.id, row.id)).returning();
-      if (!row) throw uploadRefusal('上传记录不存在，请重新上传');
-      if (row.receivedChunks.length < row.chunkTotal || row.status === 'done') {
-        return row.status === 'done' ? describe(hubId, rel) : { state: 200, message: { status: 200 } };
-      }
-      return assemble(hubId, row, rel);
     },
 
-    /** Removes unfinished uploads not touched for the configured age, with their chunks. */
+    /** Removes unfinished uploads not touched for the configured age, with their bytes. */
     async sweepAbandoned(now = Date.now()) {
       const before = new Date(now - deps.config.upload.partialMaxAgeHours * 3600_000);
-      const old = await db.select({ id: uploads.id, hubId: uploads.hubId, folderId: uploads.folderId, identifier: uploads.identifier })
+      const old = await db.select({ id: uploads.id, hubId: uploads.hubId, folderId: uploads.folderId, identifier: uploads.identifier, size: uploads.size, chunkTotal: uploads.chunkTotal, filePath: uploads.filePath })
         .from(uploads).where(and(inArray(uploads.status, ['receiving', 'failed', 'assembling']), lt(uploads.updatedAt, before))).limit(1000);
-      for (const u of old) await store.removeChunks(u.hubId, uploadKey(u.folderId, u.identifier));
+      for (const u of old) await store.removeParts(u.hubId, uploadKey(u));
       if (old.length) await db.delete(uploads).where(inArray(uploads.id, old.map((u) => u.id)));
       await db.delete(uploads).where(and(eq(uploads.status, 'done'), lt(uploads.updatedAt, before)));
+      // Bytes no row speaks for (a chunk that lost a race with a refusal) go by their age alone.
+      await store.sweepParts(before);
       return old.length;
     },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { link, mkdir, open, readdir, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -23,15 +23,46 @@ export interface FileStore {
   list(hubId: number, relDir: string): Promise<StoredEntry[]>;
   remove(hubId: number, rel: string): Promise<void>;
   move(hubId: number, from: string, to: string): Promise<void>;
-  /** Chunks of a file being uploaded, kept apart from stored files until assembled. */
-  writeChunk(hubId: number, uploadKey: string, index: number, data: Readable): Promise<number>;
-  chunkSizes(hubId: number, uploadKey: string): Promise<Map<number, number>>;
-  chunkPath(hubId: number, uploadKey: string, index: number): string;
-  /** Concatenates chunks 1..total into rel atomically and returns the bytes written. */
-  assemble(hubId: number, uploadKey: string, total: number, rel: string): Promise<number>;
-  removeChunks(hubId: number, uploadKey: string): Promise<void>;
-  removeChunk(hubId: number, uploadKey: string, index: number): Promise<void>;
+  /**
+   * Uploads in progress, kept apart from stored files: one folder per upload (its key) holding a
+   * `<name>.part` file into which every chunk is written at its own offset. Keep in mind:
+   * - a chunk is written whole or not at all (the caller hands over its bytes once it has them all);
+   * - writes of one chunk never touch another chunk's bytes, so chunks may be written in any order,
+   *   in parallel, by several processes sharing the folder, and more than once;
+   * - the folder of an upload is removed only by whoever refuses, completes or sweeps the upload.
+   */
+  openPart(hubId: number, uploadKey: string, name: string, options: { durable: boolean }): Promise<PartFile>;
+  /**
+   * Removes an upload's folder with whatever it holds; `expected` names the part it should hold
+   * alone, which makes it two calls instead of a recursive walk.
+   */
+  removeParts(hubId: number, uploadKey: string, expected?: string): Promise<void>;
+  /** Removes uploads' folders whose files were all last written before `before`; answers how many. */
+  sweepParts(before: Date): Promise<number>;
 }
+
+/** One open part file of an upload. */
+export interface PartFile {
+  /** Absolute path on local disk, for the media readers. */
+  readonly path: string;
+  /**
+   * Writes the buffers at `offset` with one positional writev (libuv loops over partial writes and
+   * over more buffers than IOV_MAX). Opened `durable`, the bytes are on disk when it resolves
+   * (O_DSYNC: the write and its flush in one call), so a database row that records them
+   * afterwards never claims bytes a power cut could take back.
+   */
+  write(offset: number, data: readonly Buffer[]): Promise<void>;
+  /** Its size, its first `headBytes` bytes, and the names of the other parts of its upload. */
+  inspect(headBytes: number): Promise<{ size: number; head: Buffer; others: string[] }>;
+  /** Flushes it to disk (fsync). */
+  sync(): Promise<void>;
+  /** Gives it, atomically, the name of the stored file `rel` (which it replaces). */
+  publish(rel: string): Promise<void>;
+  /** Done with it (the file is closed when every chunk sharing it is done). */
+  close(): Promise<void>;
+}
+
+type SharedPart = { handle: Promise<FileHandle>; users: number };
 
 const tmpName = (p: string) => `${p}.tmp-${randomBytes(6).toString('hex')}`;
 
@@ -39,6 +70,13 @@ export function createLocalFileStore(filesRoot: string): FileStore {
   const hubRoot = (hubId: number) => path.join(filesRoot, String(hubId));
   const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), rel);
   const chunkDir = (hubId: number, key: string) => path.join(filesRoot, '.chunks', String(hubId), key);
+  const partFile = (hubId: number, key: string, name: string) => path.join(chunkDir(hubId, key), `${name}.part`);
+  // Part files open in this process, shared by the chunks of one file that arrive together
+  // (one open instead of one per chunk); closed when the last of them is done with it.
+  const openParts = new Map<string, SharedPart>();
+  const retire = (file: string, entry: SharedPart) => {
+    if (openParts.get(file) === entry) openParts.delete(file);
+  };
 
   async function writeAtomic(target: string, data: Readable | Buffer): Promise<number> {
     await mkdir(path.dirname(target), { recursive: true });
@@ -72,25 +110,23 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       }
     },
     async list(hubId, relDir) {
-      const base = abs(hubId, relDir);
       const root = hubRoot(hubId);
-      const out: StoredEntry[] = [];
-      async function walk(dir: string) {
+      const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+      // Siblings are read in parallel (a zip's folder holds hundreds of files), in readdir order.
+      async function walk(dir: string): Promise<StoredEntry[]> {
         let entries;
-        try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
-        for (const e of entries) {
+        try { entries = await readdir(dir, { withFileTypes: true }); } catch { return []; }
+        const parts = await Promise.all(entries.map(async (e): Promise<StoredEntry[]> => {
           const p = path.join(dir, e.name);
-          if (e.name.includes('.tmp-')) continue;
-          if (e.isDirectory()) {
-            out.push({ path: path.relative(root, p).split(path.sep).join('/'), size: 0, isDirectory: true });
-            await walk(p);
-          } else if (e.isFile()) {
-            out.push({ path: path.relative(root, p).split(path.sep).join('/'), size: (await stat(p)).size, isDirectory: false });
-          }
-        }
+          if (e.name.includes('.tmp-')) return [];
+          if (e.isDirectory()) return [{ path: rel(p), size: 0, isDirectory: true }, ...(await walk(p))];
+          if (!e.isFile()) return [];
+          const s = await stat(p).catch(() => null);
+          return s ? [{ path: rel(p), size: s.size, isDirectory: false }] : [];
+        }));
+        return parts.flat();
       }
-      await walk(base);
-      return out;
+      return walk(abs(hubId, relDir));
     },
     remove: async (hubId, rel) => rm(abs(hubId, rel), { recursive: true, force: true }),
     async move(hubId, from, to) {
@@ -98,44 +134,103 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(abs(hubId, from), dest);
     },
-    async writeChunk(hubId, key, index, data) {
-      // A chunk sent twice simply replaces itself: same bytes, same name.
-      return writeAtomic(path.join(chunkDir(hubId, key), String(index)), data);
-    },
-    chunkPath: (hubId, key, index) => path.join(chunkDir(hubId, key), String(index)),
-    async chunkSizes(hubId, key) {
-      const dir = chunkDir(hubId, key);
-      const sizes = new Map<number, number>();
-      let names: string[] = [];
-      try { names = await readdir(dir); } catch { return sizes; }
-      for (const n of names) if (/^\d+$/.test(n)) sizes.set(Number(n), (await stat(path.join(dir, n))).size);
-      return sizes;
-    },
-    async assemble(hubId, key, total, rel) {
-      const target = abs(hubId, rel);
-      await mkdir(path.dirname(target), { recursive: true });
-      const tmp = tmpName(target);
-      const out = await open(tmp, 'w');
-      let written = 0;
+    async openPart(hubId, key, name, { durable }) {
+      const file = partFile(hubId, key, name);
+      let shared = openParts.get(file);
+      if (!shared) {
+        // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
+        const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, constants.O_RDWR | constants.O_CREAT | (durable ? constants.O_DSYNC : 0), 0o644));
+        // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
+        const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
+        const entry: SharedPart = { handle: opening, users: 0 };
+        shared = entry;
+        openParts.set(file, entry);
+        opening.catch(() => retire(file, entry));
+      }
+      const entry = shared;
+      entry.users++;
+      let fh: FileHandle;
       try {
-        for (let i = 1; i <= total; i++) {
-          const chunk = createReadStream(path.join(chunkDir(hubId, key), String(i)));
-          for await (const buf of chunk) {
-            await out.write(buf as Buffer);
-            written += (buf as Buffer).length;
-          }
-        }
-        await out.sync();
+        fh = await entry.handle;
       } catch (err) {
-        await out.close();
-        await rm(tmp, { force: true });
+        entry.users--;
         throw err;
       }
-      await out.close();
-      await rename(tmp, target);
-      return written;
+      let released = false;
+      const close = async () => {
+        if (released) return;
+        released = true;
+        if (--entry.users > 0) return;
+        retire(file, entry);
+        await fh.close();
+      };
+      return {
+        path: file,
+        async write(offset, data) {
+          const total = data.reduce((n, b) => n + b.length, 0);
+          if (total === 0) return;
+          // A full disk can answer a positional writev with a short count instead of an error: what was
+          // not written must never be recorded as received.
+          const { bytesWritten } = await fh.writev(data as Buffer[], offset);
+          if (bytesWritten < total) throw Object.assign(new Error('short write: no space left on device'), { code: 'ENOSPC' });
+        },
+        async inspect(headBytes) {
+          const head = Buffer.allocUnsafe(headBytes);
+          const [s, read, names] = await Promise.all([fh.stat(), fh.read(head, 0, headBytes, 0), readdir(path.dirname(file))]);
+          const others = names.filter((n) => n.endsWith('.part') && n !== `${name}.part`).map((n) => n.slice(0, -'.part'.length));
+          return { size: s.size, head: head.subarray(0, read.bytesRead), others };
+        },
+        sync: () => fh.sync(),
+        async publish(rel) {
+          // Chunks that come from now on start a part of their own, never write into the stored file.
+          retire(file, entry);
+          // A second name for the part, renamed over the stored file: the part itself stays until
+          // the upload is recorded as done, so a claimant that dies here leaves a complete part.
+          const dest = abs(hubId, rel);
+          const tmp = tmpName(dest);
+          try {
+            await link(file, tmp);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+            // The folder of the stored file does not exist yet (the first file of a folder).
+            await mkdir(path.dirname(dest), { recursive: true });
+            await link(file, tmp);
+          }
+          try {
+            await rename(tmp, dest);
+          } catch (err) {
+            await rm(tmp, { force: true });
+            throw err;
+          }
+        },
+        close,
+      };
     },
-    removeChunk: async (hubId, key, index) => rm(path.join(chunkDir(hubId, key), String(index)), { force: true }),
-    removeChunks: async (hubId, key) => rm(chunkDir(hubId, key), { recursive: true, force: true }),
+    async removeParts(hubId, key, expected) {
+      const dir = chunkDir(hubId, key);
+      for (const [file, entry] of openParts) if (file.startsWith(dir + path.sep)) retire(file, entry);
+      if (expected !== undefined) {
+        const gone = await unlink(partFile(hubId, key, expected)).then(() => rmdir(dir)).then(() => true, () => false);
+        if (gone) return;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+    async sweepParts(before) {
+      const root = path.join(filesRoot, '.chunks');
+      let removed = 0;
+      for (const hub of await readdir(root).catch(() => [] as string[])) {
+        for (const key of await readdir(path.join(root, hub)).catch(() => [] as string[])) {
+          const dir = path.join(root, hub, key);
+          const names = await readdir(dir).catch(() => null);
+          if (names === null) continue;
+          const times = await Promise.all(names.map((n) => stat(path.join(dir, n)).then((s) => s.mtimeMs, () => 0)));
+          const newest = Math.max((await stat(dir).catch(() => null))?.mtimeMs ?? 0, ...times);
+          if (newest >= before.getTime()) continue;
+          await rm(dir, { recursive: true, force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
   };
 }

@@ -10,7 +10,7 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
   let partial: string;
 
   beforeAll(async () => {
-    t = await startApp(kind, { LOGIN_MAX_FAILURES: '3' });
+    t = await startApp(kind, { LOGIN_MAX_FAILURES: '3', TRUST_PROXY: 'true' });
     demo = await t.login('demo', 'demo');
     partial = await t.login('partial', 'partial');
   });

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { and, eq } from 'drizzle-orm';
+import { uploads } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { corpusFile } from '../helpers/corpus.ts';
 import { chunksOf, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
@@ -53,6 +55,100 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     expect(again.last.body.message.status).toBe(300);
     const served = Buffer.from(await (await fetch(t.url + done!.body.message.accessUrl!)).arrayBuffer());
     expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('places each chunk by the client\'s chunk size: simple-uploader.js with forceChunkSize off sends a last chunk of up to twice that', async () => {
+    const size = 1_048_576;
+    const total = Math.floor(big.length / size);
+    const folderId = randomUUID();
+    const piece = (i: number) => big.subarray((i - 1) * size, i === total ? big.length : i * size);
+    expect(piece(total).length).toBeGreaterThan(size);
+    // The long last chunk first, the rest in parallel.
+    const first = await sendChunk(t, demo, { bytes: piece(total), filePath: 'su/big.png', folderId, identifier: 'su-big', index: total, total, size: big.length, names: 'simple-uploader', extra: { chunkSize: String(size) } });
+    expect(first.body.message.status).toBe(200);
+    const rest = await Promise.all(Array.from({ length: total - 1 }, (_, i) => sendChunk(t, demo, {
+      bytes: piece(i + 1), filePath: 'su/big.png', folderId, identifier: 'su-big', index: i + 1, total, size: big.length, names: 'simple-uploader', extra: { chunkSize: String(size) },
+    })));
+    const done = rest.find((a) => a.body.message.status === 300);
+    expect(done?.body.message).toMatchObject({ info: { width: 1600, height: 1200, dpi: 300 } });
+    const served = Buffer.from(await (await fetch(t.url + done!.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('refuses a chunk whose length does not fit its place, touching nothing, and completes once it comes right', async () => {
+    const chunks = chunksOf(big);
+    const folderId = randomUUID();
+    const send = (i: number, bytes = chunks[i - 1]!) =>
+      sendChunk(t, demo, { bytes, filePath: 'cut.png', folderId, identifier: 'cut', index: i, total: chunks.length, size: big.length });
+    expect((await send(2)).body.message.status).toBe(200);
+    const short = await send(2, chunks[1]!.subarray(0, 1000));
+    expect(short.status).toBe(400);
+    expect(short.body.message.error).toMatch(/分片大小不符.*第2个分片收到1000字节，应为2048000字节/);
+    const long = await send(chunks.length, Buffer.concat([chunks[chunks.length - 1]!, Buffer.from('junk')]));
+    expect(long.status).toBe(400);
+    expect(long.body.message.error).toMatch(/文件大小不符/);
+    let last;
+    for (let i = 1; i <= chunks.length; i++) if (i !== 2) last = await send(i);
+    expect(last!.body.message.status).toBe(300);
+    const served = Buffer.from(await (await fetch(t.url + last!.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('refuses a file whose chunks were cut to two sizes, and stores nothing', async () => {
+    const chunks = chunksOf(big);
+    expect(chunks.length).toBe(3);
+    const folderId = randomUUID();
+    const send = (i: number, bytes: Buffer, extra?: Record<string, string>) =>
+      sendChunk(t, demo, { bytes, filePath: 'mixed.png', folderId, identifier: 'mixed', index: i, total: 3, size: big.length, extra });
+    expect((await send(1, chunks[0]!)).status).toBe(200);
+    expect((await send(2, chunks[1]!)).status).toBe(200);
+    // A last chunk placed by another chunk size: it starts at 4,000,000 instead of 4,096,000.
+    const r = await send(3, big.subarray(4_000_000), { chunkSize: '2000000' });
+    expect(r.status).toBe(400);
+    expect(r.body.message.error).toMatch(/分片大小不一致/);
+    expect((await t.call('GET', `/api/files/raw/1/upload/${folderId}/mixed.png`, { token: demo })).status).toBe(404);
+    // The refusal holds for the file's later chunks too.
+    const again = await send(3, chunks[2]!);
+    expect(again.status).toBe(400);
+    expect(again.body.message.error).toMatch(/分片大小不一致/);
+  });
+
+  it('refuses the later chunks of a file refused for its content', async () => {
+    const chunks = chunksOf(big);
+    const folderId = randomUUID();
+    const send = (i: number, bytes: Buffer) =>
+      sendChunk(t, demo, { bytes, filePath: 'fake.png', folderId, identifier: 'fake', index: i, total: chunks.length, size: big.length });
+    expect((await send(2, chunks[1]!)).status).toBe(200);
+    const first = await send(1, Buffer.alloc(chunks[0]!.length, 0x41));
+    expect(first.status).toBe(400);
+    expect(first.body.message.error).toMatch(/文件内容与扩展名不符/);
+    const third = await send(3, chunks[2]!);
+    expect(third.status).toBe(400);
+    expect(third.body.message.error).toMatch(/文件内容与扩展名不符/);
+    expect((await t.call('GET', `/api/files/raw/1/upload/${folderId}/fake.png`, { token: demo })).status).toBe(404);
+  });
+
+  it.runIf(kind === 'postgres')('takes the chunks of one file on two servers sharing the database and DATA_DIR, and assembles it once', async () => {
+    const other = await startApp(kind, { MAX_CHUNK_BYTES: '2100000' }, t.keep);
+    try {
+      const otherToken = await other.login('demo', 'demo');
+      const chunks = chunksOf(big);
+      const folderId = randomUUID();
+      // Every chunk to both servers at once: each chunk arrives twice, in parallel, on two servers.
+      const answers = await Promise.all(chunks.flatMap((bytes, i) => [[t, demo], [other, otherToken]].map(([app, token]) =>
+        sendChunk(app as TestApp, token as string, { bytes, filePath: 'two/servers.png', folderId, identifier: 'two', index: i + 1, total: chunks.length, size: big.length }))));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      const done = answers.filter((a) => a.body.message.status === 300);
+      expect(done.length).toBeGreaterThanOrEqual(1);
+      for (const app of [t, other]) {
+        const served = Buffer.from(await (await fetch(app.url + done[0]!.body.message.accessUrl!)).arrayBuffer());
+        expect(sha256(served)).toBe(sha256(big));
+      }
+      const rows = await t.db.db.select().from(uploads).where(and(eq(uploads.folderId, folderId), eq(uploads.identifier, 'two')));
+      expect(rows.map((r) => [r.status, [...r.receivedChunks].sort()])).toEqual([['done', chunks.map((_, i) => i + 1)]]);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('accepts the simple-uploader.js field names', async () => {

@@ -63,7 +63,8 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, r
       headers['content-type'] ??= 'application/json';
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     }
-    return fetch(url + p, { method, headers, body });
+    const init: RequestInit = { method, headers, body };
+    return fetch(url + p, init);
   };
 
   return {

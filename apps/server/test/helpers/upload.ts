@@ -9,6 +9,8 @@ export type Answer = { state: number; message: { status: number; filePath?: stri
 /** Sends one chunk as the web app does: the fields, then the part `file`. */
 export async function sendChunk(t: TestApp, token: string, o: {
   bytes: Buffer; filePath: string; folderId: string; identifier: string; index: number; total: number; size: number; ext?: string; names?: 'ours' | 'simple-uploader';
+  /** More fields, sent before the part `file` (simple-uploader.js's chunkSize, say). */
+  extra?: Record<string, string>;
 }) {
   const form = new FormData();
   const ext = o.ext ?? o.filePath.slice(o.filePath.lastIndexOf('.') + 1);
@@ -33,6 +35,7 @@ export async function sendChunk(t: TestApp, token: string, o: {
     form.set('fetchMeta', 'true');
   }
   form.set('folderId', o.folderId);
+  for (const [k, v] of Object.entries(o.extra ?? {})) form.set(k, v);
   form.set('file', new Blob([new Uint8Array(o.bytes)]), 'blob');
   const res = await fetch(`${t.url}/api/files/updateFile`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   return { status: res.status, body: (await res.json()) as Answer };
