@@ -38,7 +38,7 @@ export function createStore<S>(initial: S, options: StoreOptions = {}): Store<S>
     if (timer !== null) clearTimeout(timer);
     frame = null;
     timer = null;
-    for (const listener of [...listeners]) listener();
+    for (const listener of listeners) listener();
   };
 
   const schedule = () => {

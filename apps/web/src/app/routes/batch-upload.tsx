@@ -1,43 +1,121 @@
+import type { OrderLocation } from '@portal/contract/api';
 import { Button, Card, Flex, Space, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
+import { AddressLine } from '../../features/address/components/AddressLine.tsx';
+import { useFillDefaultAddress } from '../../features/address/hooks/useDefaultAddress.ts';
+import { useAccount } from '../../features/auth/api/account.ts';
 import { useCustomerHub } from '../../features/auth/api/customer-hub.ts';
+import { recheckWorks } from '../../features/file-check/check-works.ts';
+import { renderCheckEntryActions } from '../../features/file-check/components/CheckEntryActions.tsx';
+import { FileCheckHost } from '../../features/file-check/components/FileCheckHost.tsx';
+import { reselectProduct, SelectProductButton } from '../../features/file-check/components/SelectProductButton.tsx';
+import { SortPhotosButton } from '../../features/photo-sort/components/SortPhotosButton.tsx';
+import { DuplicateDialog } from '../../features/submit/components/DuplicateDialog.tsx';
+import { useBatchSubmit } from '../../features/submit/hooks/useBatchSubmit.ts';
+import { useRestoreDraft } from '../../features/submit/hooks/useRestoreDraft.ts';
+import { resetBatch } from '../../features/submit/reset.ts';
+import { useCheckEntries } from '../../features/upload/check-entries.ts';
+import { UploadArea } from '../../features/upload/components/UploadArea.tsx';
+import { installTestHook } from '../../features/works-table/components/test-hook.ts';
 import { WorksFooter } from '../../features/works-table/components/WorksFooter.tsx';
-import { WorksTable, type WorkRow } from '../../features/works-table/components/WorksTable.tsx';
+import { WorksTable } from '../../features/works-table/components/WorksTable.tsx';
 import { computeTotals } from '../../features/works-table/lib/totals.ts';
+import { rowByUuid, updateWork, updateWorks, useWorks, worksStore } from '../../features/works-table/store.ts';
+
+installTestHook();
+
+/** The totals and the order buttons; re-renders only when rows change, not on upload progress. */
+function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () => void }) {
+  const rows = useWorks((s) => s.rows);
+  const hasEntries = useCheckEntries((s) => s.ids.length > 0);
+  const totals = useMemo(() => computeTotals(rows), [rows]);
+  // 批量下单 stays clickable without rows: the first checks say what is missing (请上传文件).
+  return (
+    <WorksFooter
+      totals={totals}
+      canReset={rows.length > 0 || hasEntries}
+      canSubmit
+      submitting={submitting}
+      onReset={resetBatch}
+      onSubmit={onSubmit}
+    />
+  );
+}
+
+/** A row's address line: the row's first order location, saved back to the row. */
+function RowAddress({ uuid }: { uuid: string }) {
+  const value = useWorks((s) => rowByUuid(s, uuid)?.orderLocations?.[0]);
+  const onSave = useCallback((location: OrderLocation) => updateWork(uuid, { orderLocations: [location] }), [uuid]);
+  return <AddressLine uuid={uuid} value={value} onSave={onSave} />;
+}
+const renderAddress = (uuid: string) => <RowAddress uuid={uuid} />;
+
+const onReselect = (uuid: string) => {
+  const row = rowByUuid(worksStore.getState(), uuid);
+  if (row) reselectProduct(row);
+};
+
+function UnifiedAddressButton({ customerHubId, disabled }: { customerHubId: number | undefined; disabled: boolean }) {
+  const { fill, pending } = useFillDefaultAddress(customerHubId);
+  return (
+    <Button
+      disabled={disabled}
+      loading={pending}
+      onClick={() => void fill((location) => updateWorks(() => ({ orderLocations: [location] })))}
+    >
+      统一设置地址
+    </Button>
+  );
+}
 
 /**
  * The batch upload order page. It waits for the hub: batchAddressParsing decides the delivery
- * mode, the 统一设置地址 button and the address lines of each row.
+ * mode, the 统一设置地址 button and the address lines of each row. Upload progress, check
+ * entries and rows live in stores outside React; each part below subscribes to its own slice.
  */
 export function BatchUploadRoute() {
   const hub = useCustomerHub();
-  const [works] = useState<WorkRow[]>([]);
-  const [selectedKeys, setSelectedKeys] = useState<string[]>([]);
-  const totals = useMemo(() => computeTotals(works), [works]);
+  const customerHubId = useAccount().data?.customerHubId;
+  useRestoreDraft(customerHubId);
+  const hasWorks = useWorks((s) => s.rows.length > 0);
+  const batchAddressParsing = hub.data?.batchAddressParsing ?? false;
+  const submit = useBatchSubmit({ customerHubId, batchAddressParsing });
+  const onRecheck = useCallback(
+    (uuid: string) => {
+      if (customerHubId !== undefined) void recheckWorks([uuid], customerHubId);
+    },
+    [customerHubId],
+  );
 
   if (!hub.data) return <FullPageSpin />;
-  const { batchAddressParsing } = hub.data;
 
   return (
     <Flex vertical gap={16}>
-      <Flex align="center" justify="space-between" wrap gap={12}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          批量上传下单
-        </Typography.Title>
-        <Space>
-          {batchAddressParsing && <Button disabled={works.length === 0}>统一设置地址</Button>}
-          <Button type="primary" disabled={selectedKeys.length === 0}>
-            选择产品
-          </Button>
-        </Space>
-      </Flex>
-      <Card styles={{ body: { padding: 0 } }}>
-        <WorksTable works={works} selectedKeys={selectedKeys} onSelectionChange={setSelectedKeys} />
+      <Typography.Title level={3} style={{ margin: 0 }}>
+        批量上传下单
+      </Typography.Title>
+      <UploadArea renderEntryActions={renderCheckEntryActions} />
+      <Card
+        size="small"
+        title="订单列表"
+        extra={
+          <Space>
+            {batchAddressParsing && <UnifiedAddressButton customerHubId={customerHubId} disabled={!hasWorks} />}
+            <SortPhotosButton onRecheck={onRecheck} />
+            {/* Clickable with nothing checked: it says 请选择订单. */}
+            <SelectProductButton />
+          </Space>
+        }
+        styles={{ body: { padding: 0 } }}
+      >
+        <WorksTable renderAddress={batchAddressParsing ? renderAddress : undefined} onReselect={onReselect} />
       </Card>
       <Card size="small">
-        <WorksFooter totals={totals} canReset={works.length > 0} canSubmit={works.length > 0} />
+        <Footer submitting={submit.checking} onSubmit={() => void submit.submit()} />
       </Card>
+      <DuplicateDialog {...submit.duplicateDialog} />
+      <FileCheckHost />
     </Flex>
   );
 }

@@ -1,4 +1,5 @@
-import { Card, Empty, Flex, Typography } from 'antd';
+import { Card, Flex, Typography } from 'antd';
+import { OrdersTable } from '../../features/orders/components/OrdersTable.tsx';
 
 /** The hub's orders, newest first (decisions §7). */
 export function OrdersRoute() {
@@ -7,8 +8,8 @@ export function OrdersRoute() {
       <Typography.Title level={3} style={{ margin: 0 }}>
         我的订单
       </Typography.Title>
-      <Card>
-        <Empty description="暂无订单" />
+      <Card size="small">
+        <OrdersTable />
       </Card>
     </Flex>
   );

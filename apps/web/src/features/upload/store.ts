@@ -152,7 +152,7 @@ export function patchUploadFile(id: string, patch: Partial<Omit<UploadFileState,
     if (!before) return s;
     const after: UploadFileState = { ...before, ...patch };
     const item = s.items[before.itemKey];
-    const delta = (sums: Sums) => addSums(addSums(sums, weight(before), -1), weight(after), 1);
+    const delta = <T extends Sums>(sums: T): T => addSums(addSums(sums, weight(before), -1), weight(after), 1);
     let active = s.active;
     if (before.status !== 'uploading' && after.status === 'uploading') active = [...active, id];
     else if (before.status === 'uploading' && after.status !== 'uploading') active = active.filter((a) => a !== id);

@@ -2,11 +2,14 @@
 export interface TotalsInput {
   quantity: number;
   pageCount?: number | null;
+  /** The work's files; a work without the list counts as one file. */
+  files?: readonly unknown[];
 }
 
 export interface Totals {
   /** Σ quantity × page count: the pages the shop will print. */
   totalPages: number;
+  /** Σ files of every work: what the customer uploaded and the shop receives. */
   fileCount: number;
   /** Σ quantity. */
   totalCopies: number;
@@ -16,9 +19,11 @@ export interface Totals {
 export function computeTotals(works: readonly TotalsInput[]): Totals {
   let totalPages = 0;
   let totalCopies = 0;
+  let fileCount = 0;
   for (const work of works) {
     totalPages += work.quantity * (work.pageCount ?? 0);
     totalCopies += work.quantity;
+    fileCount += work.files?.length ?? 1;
   }
-  return { totalPages, fileCount: works.length, totalCopies };
+  return { totalPages, fileCount, totalCopies };
 }

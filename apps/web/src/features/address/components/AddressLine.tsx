@@ -1,0 +1,71 @@
+import type { OrderLocation } from '@portal/contract/api';
+import { Button, Flex, Input, Typography } from 'antd';
+import { endAddressEdits, patchAddressEdit, startAddressEdit, useAddressEdit } from '../edits.ts';
+import { addressText, emptyLocation, trimLocation } from '../location.ts';
+import { RegionSelects } from './RegionSelects.tsx';
+
+export interface AddressLineProps {
+  /** The work the address is for; editors are kept per uuid. */
+  uuid: string;
+  /** The row's saved location (its orderLocations[0]). */
+  value: OrderLocation | undefined;
+  onSave: (location: OrderLocation) => void;
+}
+
+const label = (text: string) => (
+  <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+    {text}
+  </Typography.Text>
+);
+
+/**
+ * The address line of a row when the hub has batchAddressParsing (product-spec §2): 收件人,
+ * 联系电话, 省/市/区, 详细地址, with 编辑 and 保存. A saved address may be incomplete; the
+ * submit checks name what is missing.
+ */
+export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
+  const edit = useAddressEdit(uuid);
+
+  if (!edit) {
+    const filled = value && (value.contact || value.phone || value.province || value.address);
+    return (
+      <Flex align="center" gap={12} wrap={false} style={{ minHeight: 32, minWidth: 0 }} data-testid="address-line">
+        {label('收货信息')}
+        {filled ? (
+          <Typography.Text ellipsis style={{ minWidth: 0 }}>
+            {[value.contact, value.phone, addressText(value)].filter(Boolean).join('，')}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="danger">未填写收货地址</Typography.Text>
+        )}
+        <Button type="link" size="small" onClick={() => startAddressEdit(uuid, { ...emptyLocation(), ...value })}>
+          编辑
+        </Button>
+      </Flex>
+    );
+  }
+
+  const patch = (p: Partial<OrderLocation>) => patchAddressEdit(uuid, p);
+  return (
+    <Flex align="center" gap={8} wrap={false} style={{ minHeight: 32 }} data-testid="address-editor">
+      {label('收货信息')}
+      <Input size="small" aria-label="收件人" placeholder="收件人" style={{ width: 96 }} maxLength={50} value={edit.contact} onChange={(e) => patch({ contact: e.target.value })} />
+      <Input size="small" aria-label="联系电话" placeholder="联系电话" style={{ width: 128 }} maxLength={30} value={edit.phone} onChange={(e) => patch({ phone: e.target.value })} />
+      <RegionSelects value={edit} onChange={(r) => patch(r)} />
+      <Input size="small" aria-label="详细地址" placeholder="详细地址" style={{ width: 260 }} maxLength={200} value={edit.address} onChange={(e) => patch({ address: e.target.value })} />
+      <Button
+        size="small"
+        type="primary"
+        onClick={() => {
+          onSave(trimLocation(edit));
+          endAddressEdits([uuid]);
+        }}
+      >
+        保存
+      </Button>
+      <Button size="small" onClick={() => endAddressEdits([uuid])}>
+        取消
+      </Button>
+    </Flex>
+  );
+}

@@ -1,0 +1,47 @@
+import type { OrderLocation } from '@portal/contract/api';
+import { MSG } from '@portal/contract/messages';
+import { useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useCallback, useState } from 'react';
+import { addressFailureText, getDefaultAddress } from '../api/default-address.ts';
+import { endAddressEdits } from '../edits.ts';
+import { locationOfCustomer } from '../location.ts';
+
+/**
+ * 统一设置地址 (product-spec §2, §5): fetches the hub's default address afresh (the customer may
+ * have changed it elsewhere) and hands it to `apply`, which writes it to the rows. Open editors
+ * are closed so they do not show what the rows no longer hold. No default address:
+ * 客户没有设置默认地址; a failed fetch: the server's message or 客户地址获取失败.
+ */
+export function useFillDefaultAddress(customerHubId: number | undefined) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+
+  const fill = useCallback(
+    async (apply: (location: OrderLocation) => void) => {
+      if (customerHubId === undefined) return;
+      setPending(true);
+      try {
+        const found = await queryClient.fetchQuery({
+          queryKey: ['default-address', customerHubId],
+          queryFn: ({ signal }) => getDefaultAddress(customerHubId, signal),
+          staleTime: 0,
+        });
+        if (!found) {
+          void message.warning(MSG.noDefaultAddress);
+          return;
+        }
+        endAddressEdits();
+        apply(locationOfCustomer(found));
+      } catch (error) {
+        void message.error(addressFailureText(error));
+      } finally {
+        setPending(false);
+      }
+    },
+    [customerHubId, message, queryClient],
+  );
+
+  return { fill, pending };
+}

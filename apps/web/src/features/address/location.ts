@@ -1,0 +1,51 @@
+/**
+ * Pure helpers for an order location (product-spec §3: contact, phone, province, city, district,
+ * address, quantity, addressId) as the rows of the order table keep it.
+ */
+import type { CustomerLocation, OrderLocation } from '@portal/contract/api';
+import { MSG } from '@portal/contract/messages';
+
+export const emptyLocation = (): OrderLocation => ({ contact: '', phone: '', province: '', city: '', district: '', address: '' });
+
+/** A hub address (the default one, for 统一设置地址) as an order location. */
+export function locationOfCustomer(c: CustomerLocation): OrderLocation {
+  return { contact: c.contact, phone: c.phone, province: c.province, city: c.city, district: c.district, address: c.address, addressId: c.id };
+}
+
+const blank = (s: string | undefined | null) => !s || !s.trim();
+
+/**
+ * The address problem of product-spec §5 rule 7 for a work named `name`, in its order (recipient,
+ * phone, then province/city/district/address), or null when the location is complete.
+ */
+export function locationProblem(location: OrderLocation | undefined, name: string): string | null {
+  if (blank(location?.contact)) return MSG.emptyRecipient(name);
+  if (blank(location?.phone)) return MSG.emptyPhone(name);
+  if (!location || blank(location.province) || blank(location.city) || blank(location.district) || blank(location.address)) {
+    return MSG.badAddress(name);
+  }
+  return null;
+}
+
+/** 浙江省杭州市西湖区 文三路 90 号 (a municipality's 市辖区 is left out). */
+export function regionText(l: Pick<OrderLocation, 'province' | 'city' | 'district'>): string {
+  const city = l.city === '市辖区' || l.city === '县' ? '' : l.city;
+  return `${l.province}${city}${l.district}`;
+}
+
+export function addressText(l: OrderLocation): string {
+  return [regionText(l), l.address].filter(Boolean).join(' ');
+}
+
+/** Trimmed copy; what 保存 writes to the row. */
+export function trimLocation(l: OrderLocation): OrderLocation {
+  return {
+    ...l,
+    contact: l.contact.trim(),
+    phone: l.phone.trim(),
+    province: l.province.trim(),
+    city: l.city.trim(),
+    district: l.district.trim(),
+    address: l.address.trim(),
+  };
+}

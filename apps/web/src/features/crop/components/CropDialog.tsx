@@ -1,0 +1,290 @@
+import { RotateLeftOutlined } from '@ant-design/icons';
+import { MSG } from '@portal/contract/messages';
+import { pxToMm } from '@portal/contract/rules';
+import { App, Button, Flex, Modal, Slider, Spin, Typography, theme } from 'antd';
+import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { cropImage, CropFailed, type CropResult } from '../api/crop-image.ts';
+import {
+  BOUNDARY,
+  degreesOf,
+  fitZoom,
+  initialRect,
+  initialZoom,
+  moveRect,
+  requestRect,
+  resizeRect,
+  rotateLeft,
+  turned,
+  type Corner,
+  type Rect,
+  type Standard,
+} from '../lib/geometry.ts';
+
+export type { CropResult };
+
+/** The image to crop, as the file check describes it. */
+export interface CropTarget {
+  /** The stored file (the check row's itemPath). */
+  path: string;
+  name: string;
+  /** A picture of the image as displayed (EXIF orientation applied), e.g. the check's previewUrl. */
+  imageUrl: string;
+  /** Pixels of the image as displayed. */
+  width: number;
+  height: number;
+  dpi: number;
+  /** The component's size the rectangle starts at; null when no component matched. */
+  standard: Standard | null;
+  /** Why the file is damaged, when the check said so. */
+  reason?: string | null;
+}
+
+/** product-spec §5: a file whose width or height is 0 cannot be cropped. The text to show, or null. */
+export function cropRefusal(target: Pick<CropTarget, 'width' | 'height' | 'reason'>): string | null {
+  if (target.width > 0 && target.height > 0) return null;
+  return target.reason || MSG.fileBroken;
+}
+
+const HANDLE = 12;
+const CORNERS: Corner[] = ['nw', 'ne', 'sw', 'se'];
+const CURSOR: Record<Corner, string> = { nw: 'nwse-resize', se: 'nwse-resize', ne: 'nesw-resize', sw: 'nesw-resize' };
+
+interface Drag {
+  pointerId: number;
+  mode: 'move' | Corner;
+  startX: number;
+  startY: number;
+  start: Rect;
+}
+
+function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel: () => void; onCropped: (result: CropResult) => void }) {
+  const { token } = theme.useToken();
+  const { message } = App.useApp();
+  const [orientation, setOrientation] = useState(1);
+  const degrees = degreesOf(orientation);
+  const image = turned({ width: target.width, height: target.height }, degrees);
+  const [zoom, setZoom] = useState(() => initialZoom(image));
+  const [rect, setRect] = useState<Rect>(() => initialRect(image, target.dpi, target.standard, zoom));
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const drag = useRef<Drag | null>(null);
+  const ratio = target.standard ? rect.width / rect.height : null;
+  const maxZoom = Math.max(fitZoom(image), zoom);
+  const minZoom = Math.min(0.05, zoom);
+
+  const rotate = () => {
+    const next = rotateLeft(orientation);
+    const nextImage = turned({ width: target.width, height: target.height }, degreesOf(next));
+    const nextZoom = Math.min(zoom, fitZoom(nextImage));
+    setOrientation(next);
+    setZoom(nextZoom);
+    setRect(initialRect(nextImage, target.dpi, target.standard, nextZoom));
+  };
+
+  const onPointerDown = (mode: Drag['mode']) => (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (saving) return;
+    e.preventDefault();
+    e.stopPropagation();
+    e.currentTarget.setPointerCapture(e.pointerId);
+    drag.current = { pointerId: e.pointerId, mode, startX: e.clientX, startY: e.clientY, start: rect };
+  };
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.pointerId !== e.pointerId) return;
+    const dx = (e.clientX - d.startX) / zoom;
+    const dy = (e.clientY - d.startY) / zoom;
+    setRect(d.mode === 'move' ? moveRect(d.start, dx, dy, image) : resizeRect(d.start, d.mode, dx, dy, image, ratio));
+  };
+  const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (drag.current?.pointerId === e.pointerId) drag.current = null;
+  };
+
+  const confirm = async () => {
+    setSaving(true);
+    try {
+      const result = await cropImage({ path: target.path, ...requestRect(rect, zoom), rotation: degrees });
+      onCropped(result);
+    } catch (error) {
+      // Network failures and 5xx were toasted by the HTTP client already.
+      if (error instanceof CropFailed) void message.error(error.message ? `${MSG.cropFailed}：${error.message}` : MSG.cropFailed);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const stage = { width: image.width * zoom, height: image.height * zoom };
+  const box = { left: rect.x * zoom, top: rect.y * zoom, width: rect.width * zoom, height: rect.height * zoom };
+  const mm = (px: number) => (target.dpi > 0 ? pxToMm(px, target.dpi).toFixed(1) : '—');
+
+  return (
+    <Flex vertical gap={12}>
+      <div
+        data-testid="crop-viewport"
+        style={{
+          position: 'relative',
+          width: BOUNDARY.width,
+          height: BOUNDARY.height,
+          maxWidth: '100%',
+          margin: '0 auto',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          overflow: 'hidden',
+          background: '#2b2f36',
+          borderRadius: token.borderRadius,
+        }}
+      >
+        <div style={{ position: 'relative', width: stage.width, height: stage.height, overflow: 'hidden', flexShrink: 0 }}>
+          <img
+            src={target.imageUrl}
+            alt={target.name}
+            draggable={false}
+            onLoad={() => setLoaded(true)}
+            onError={() => {
+              setLoaded(true);
+              setFailed(true);
+            }}
+            style={{
+              position: 'absolute',
+              left: '50%',
+              top: '50%',
+              width: target.width * zoom,
+              height: target.height * zoom,
+              maxWidth: 'none',
+              transform: `translate(-50%, -50%) rotate(${degrees}deg)`,
+              userSelect: 'none',
+              pointerEvents: 'none',
+            }}
+          />
+          <div
+            role="slider"
+            aria-label="裁切区域"
+            aria-valuetext={`${rect.width}×${rect.height}`}
+            aria-valuenow={rect.x}
+            tabIndex={0}
+            data-testid="crop-rect"
+            onPointerDown={onPointerDown('move')}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={onPointerUp}
+            style={{
+              position: 'absolute',
+              ...box,
+              cursor: 'move',
+              touchAction: 'none',
+              outline: '1px solid #fff',
+              boxShadow: '0 0 0 9999px rgba(0, 0, 0, 0.5)',
+              backgroundImage:
+                'linear-gradient(to right, transparent 33.2%, rgba(255,255,255,.45) 33.3%, transparent 33.4%, transparent 66.5%, rgba(255,255,255,.45) 66.6%, transparent 66.7%),' +
+                'linear-gradient(to bottom, transparent 33.2%, rgba(255,255,255,.45) 33.3%, transparent 33.4%, transparent 66.5%, rgba(255,255,255,.45) 66.6%, transparent 66.7%)',
+            }}
+          >
+            {CORNERS.map((corner) => (
+              <div
+                key={corner}
+                data-testid={`crop-handle-${corner}`}
+                onPointerDown={onPointerDown(corner)}
+                onPointerMove={onPointerMove}
+                onPointerUp={onPointerUp}
+                onPointerCancel={onPointerUp}
+                style={{
+                  position: 'absolute',
+                  width: HANDLE,
+                  height: HANDLE,
+                  background: '#fff',
+                  border: `1px solid ${token.colorPrimary}`,
+                  boxSizing: 'border-box',
+                  cursor: CURSOR[corner],
+                  touchAction: 'none',
+                  left: corner.endsWith('w') ? -HANDLE / 2 : undefined,
+                  right: corner.endsWith('e') ? -HANDLE / 2 : undefined,
+                  top: corner.startsWith('n') ? -HANDLE / 2 : undefined,
+                  bottom: corner.startsWith('s') ? -HANDLE / 2 : undefined,
+                }}
+              />
+            ))}
+          </div>
+        </div>
+        {(!loaded || saving) && (
+          <Flex
+            align="center"
+            justify="center"
+            data-testid="crop-loading"
+            style={{ position: 'absolute', inset: 0, background: 'rgba(0, 0, 0, 0.35)' }}
+          >
+            <Spin size="large" tip={saving ? '正在裁切…' : '正在加载图片…'}>
+              <div style={{ width: 120, height: 60 }} />
+            </Spin>
+          </Flex>
+        )}
+        {failed && (
+          <Typography.Text style={{ position: 'absolute', color: '#fff' }}>图片加载失败，仍可按尺寸裁切</Typography.Text>
+        )}
+      </div>
+      <Flex align="center" gap={16} wrap>
+        <Button icon={<RotateLeftOutlined />} onClick={rotate} disabled={saving}>
+          旋转
+        </Button>
+        <Flex align="center" gap={8} style={{ width: 260 }}>
+          <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+            缩放
+          </Typography.Text>
+          <Slider
+            aria-label="缩放"
+            min={minZoom}
+            max={maxZoom}
+            step={0.01}
+            value={zoom}
+            onChange={(v) => setZoom(v)}
+            tooltip={{ formatter: (v) => `${Math.round((v ?? 0) * 100)}%` }}
+            style={{ flex: 1 }}
+            disabled={saving}
+          />
+        </Flex>
+        <Typography.Text type="secondary" style={{ fontSize: 13 }} data-testid="crop-size">
+          裁切区域 {rect.width}×{rect.height} px ≈ {mm(rect.width)}×{mm(rect.height)} mm（{target.dpi} dpi）
+          {target.standard && `，标准尺寸 ${target.standard.width}×${target.standard.height} mm`}
+        </Typography.Text>
+      </Flex>
+      <Flex justify="flex-end" gap={8}>
+        <Button onClick={onCancel} disabled={saving}>
+          取消
+        </Button>
+        <Button type="primary" onClick={() => void confirm()} loading={saving}>
+          确定
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+export interface CropDialogProps {
+  /** The image to crop; the dialog is closed when undefined. */
+  target: CropTarget | undefined;
+  onClose: () => void;
+  /** The server cropped the file: its new size (mm and px), dpi and preview. */
+  onCropped: (result: CropResult) => void;
+}
+
+/**
+ * 调整尺寸: the image in a viewport with a crop rectangle the customer moves and resizes (its
+ * proportions kept to the component's), a rotate button (-90° a click), zoom, cancel and confirm,
+ * and a loading overlay while the image loads and while the server crops.
+ */
+export function CropDialog({ target, onClose, onCropped }: CropDialogProps) {
+  return (
+    <Modal
+      open={target !== undefined}
+      title={target ? `调整尺寸：${target.name}` : '调整尺寸'}
+      width={BOUNDARY.width + 48}
+      style={{ top: 24 }}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      {target && <Cropper key={target.path} target={target} onCancel={onClose} onCropped={onCropped} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,365 @@
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, PlusOutlined } from '@ant-design/icons';
+import type { FileCheckRow } from '@portal/contract/api';
+import { MSG } from '@portal/contract/messages';
+import { App, Button, Flex, Image, Modal, Popconfirm, Spin, Table, Tooltip, Typography, theme } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { useMemo, useRef, useState } from 'react';
+import { isApiError } from '../../../lib/http.ts';
+import { useAccount } from '../../auth/api/account.ts';
+import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/components/CropDialog.tsx';
+import { sortWorkFiles } from '../../photo-sort/api/sort-work-files.ts';
+import { deleteStoredFile } from '../../upload/api/delete-file.ts';
+import { useCheckEntries } from '../../upload/check-entries.ts';
+import { removeWorks, selectWorkByUuid, updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
+import { addFileToWork, canAddFiles } from '../add-file.ts';
+import { checkEntryIdOf, markWorkChanged } from '../check-works.ts';
+import {
+  detailOf,
+  freshUrl,
+  messageOf,
+  pixelsOf,
+  quantitySummary,
+  sizeText,
+  standardDpiText,
+  standardSizeText,
+  withNewFile,
+  type DetailModel,
+} from '../lib/detail.ts';
+import { acceptFor, uploadInto, uploadTargetOf } from '../lib/upload-into.ts';
+
+type RowsModel = Extract<DetailModel, { kind: 'rows' }>;
+const keyOf = (row: FileCheckRow) => `${row.itemPath}#${row.page ?? ''}`;
+const THUMB = 40;
+
+/** Asks for one file and hands it over; the input is reset so the same file can be picked again. */
+function useFilePicker(onPicked: (file: File, key: string) => void) {
+  const input = useRef<HTMLInputElement>(null);
+  const forKey = useRef('');
+  const element = (
+    <input
+      ref={input}
+      type="file"
+      hidden
+      data-testid="file-detail-input"
+      onChange={(e) => {
+        const file = e.target.files?.[0];
+        e.target.value = '';
+        if (file) onPicked(file, forKey.current);
+      }}
+    />
+  );
+  const pick = (key: string, accept: string) => {
+    if (!input.current) return;
+    forKey.current = key;
+    input.current.accept = accept;
+    input.current.click();
+  };
+  return { element, pick };
+}
+
+function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onClose: () => void }) {
+  const { token } = theme.useToken();
+  const { message } = App.useApp();
+  const customerHubId = useAccount().data?.customerHubId;
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [cropping, setCropping] = useState<{ key: string; target: CropTarget } | undefined>();
+  const [adding, setAdding] = useState(false);
+
+  const setRowBusy = (key: string, on: boolean) =>
+    setBusy((s) => {
+      const next = new Set(s);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  /** Replaces one row; the answer no longer describes the files, so its status and the entries go to error. */
+  const replaceRow = (current: RowsModel, key: string, next: FileCheckRow) => {
+    const rows = current.rows.map((r) => (keyOf(r) === key ? next : r));
+    markWorkChanged(work.uuid, messageOf({ ...current, rows, status: 'error' }));
+  };
+
+  const picker = useFilePicker((file, key) => {
+    if (key === '__add__') void onAdd(file);
+    else void onReupload(file, key);
+  });
+
+  if (model.kind === 'plain') {
+    return (
+      <Typography.Paragraph type="danger" data-testid="file-detail-plain" style={{ margin: '12px 0' }}>
+        {model.text}
+      </Typography.Paragraph>
+    );
+  }
+
+  const onReupload = async (file: File, key: string) => {
+    const row = model.rows.find((r) => keyOf(r) === key);
+    if (!row) return;
+    setRowBusy(key, true);
+    try {
+      const done = await uploadInto(file, row.itemPath);
+      const info = done.info as { width?: number; height?: number; dpi?: number };
+      if (!info.width || !info.height || !info.dpi) throw new Error(MSG.fileBroken);
+      replaceRow(model, key, withNewFile(row, { widthPx: info.width, heightPx: info.height, dpi: info.dpi, previewUrl: freshUrl(done.accessUrl) }));
+      updateWork(work.uuid, {
+        files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: info.width ?? f.width, height: info.height ?? f.height, dpi: info.dpi ?? f.dpi } : f)),
+      });
+      void message.success(MSG.uploadSuccess);
+    } catch (error) {
+      const text = error instanceof Error && error.message ? error.message : MSG.uploadFailed;
+      void message.error(text === MSG.uploadFailed ? text : `${MSG.uploadFailed.replace(/！$/, '')}：${text}`);
+    } finally {
+      setRowBusy(key, false);
+    }
+  };
+
+  const onAdd = async (file: File) => {
+    if (!/\.(png|jpe?g)$/i.test(file.name)) {
+      void message.warning('只能添加.png,.jpg,.jpeg文件');
+      return;
+    }
+    if (customerHubId === undefined) return;
+    setAdding(true);
+    try {
+      await addFileToWork(work, file, customerHubId);
+      void message.success(MSG.uploadSuccess);
+    } catch (error) {
+      void message.error(error instanceof Error && error.message ? error.message : MSG.uploadFailed);
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const onCrop = (row: FileCheckRow) => {
+    const px = pixelsOf(row);
+    const refusal = cropRefusal({ ...px, reason: row.reason });
+    if (refusal) {
+      void message.error(refusal);
+      return;
+    }
+    setCropping({
+      key: keyOf(row),
+      target: {
+        path: row.itemPath,
+        name: row.filename,
+        imageUrl: row.previewUrl,
+        width: px.width,
+        height: px.height,
+        dpi: px.dpi,
+        standard: row.component
+          ? { width: row.component.width, height: row.component.height, autoOrientationDetection: row.component.autoOrientationDetection }
+          : null,
+        reason: row.reason,
+      },
+    });
+  };
+
+  const onCropped = (result: CropResult) => {
+    const c = cropping;
+    setCropping(undefined);
+    if (!c) return;
+    const row = model.rows.find((r) => keyOf(r) === c.key);
+    if (!row) return;
+    replaceRow(
+      model,
+      c.key,
+      withNewFile(row, { widthPx: result.widthPx, heightPx: result.heightPx, dpi: result.dpi, previewUrl: freshUrl(result.previewUrl), previewRelativeUrl: result.previewRelativeUrl }),
+    );
+    updateWork(work.uuid, {
+      files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: result.widthPx, height: result.heightPx, dpi: result.dpi } : f)),
+    });
+    void message.success('裁切成功');
+  };
+
+  const onDelete = async (row: FileCheckRow) => {
+    const key = keyOf(row);
+    setRowBusy(key, true);
+    try {
+      const remaining = work.files.map((f) => f.filePath).filter((p) => p !== row.itemPath);
+      if (remaining.length === 0) {
+        // The work's only file: deleting it deletes the work.
+        const ok = await deleteStoredFile(row.itemPath, { silent: true });
+        if (!ok) throw new Error('not deleted');
+        removeWorks([work.uuid]);
+        void message.success(MSG.deleteSuccess);
+        onClose();
+        return;
+      }
+      const answer = await sortWorkFiles({ accessPath: work.filePath, fileNames: remaining, name: work.articleName, acceptFolder: true, workUuid: work.uuid });
+      if (answer.state !== 200) throw new Error('not deleted');
+      // The server took the file out of the work, which must now be checked again.
+      updateWork(work.uuid, { files: answer.message.files, pageCount: answer.message.pageCount, state: 'unmatch' });
+      markWorkChanged(work.uuid, messageOf({ ...model, rows: model.rows.filter((r) => r.itemPath !== row.itemPath), status: 'error' }));
+      void message.success(MSG.deleteSuccess);
+    } catch (error) {
+      void message.error(isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.deleteFailed}：${error.message}` : MSG.deleteFailed);
+    } finally {
+      setRowBusy(key, false);
+    }
+  };
+
+  const columns: TableColumnsType<FileCheckRow> = [
+    {
+      title: '文件名称',
+      key: 'filename',
+      render: (_: unknown, row) => (
+        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+          <Image
+            src={row.previewUrl}
+            alt={row.filename}
+            width={THUMB}
+            height={THUMB}
+            style={{ objectFit: 'cover', borderRadius: token.borderRadiusSM, background: token.colorFillQuaternary }}
+          />
+          <Typography.Text ellipsis title={row.filename} style={{ maxWidth: 200 }}>
+            {row.filename}
+            {row.page ? ` 第${row.page}页` : ''}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: '实际尺寸', key: 'size', width: 140, render: (_: unknown, row) => sizeText(row) },
+    {
+      title: '标准尺寸',
+      key: 'standard',
+      width: 170,
+      render: (_: unknown, row) => (row.component ? standardSizeText(row) : <Typography.Text type="danger">{MSG.undefinedStandard}</Typography.Text>),
+    },
+    {
+      title: '实际DPI',
+      key: 'dpi',
+      width: 90,
+      render: (_: unknown, row) => <Typography.Text type={row.resolutionWarning ? 'warning' : undefined}>{row.resolutionDetect ?? '—'}</Typography.Text>,
+    },
+    { title: '标准DPI', key: 'standardDpi', width: 100, render: (_: unknown, row) => standardDpiText(row) },
+    {
+      title: '状态',
+      key: 'pass',
+      width: 64,
+      align: 'center',
+      render: (_: unknown, row) =>
+        busy.has(keyOf(row)) ? (
+          <Spin size="small" />
+        ) : row.pass ? (
+          <CheckCircleFilled aria-label="通过" role="img" style={{ color: token.colorSuccess, fontSize: 18 }} />
+        ) : (
+          <Tooltip title={row.reason ?? undefined}>
+            <CloseCircleFilled aria-label="不通过" role="img" style={{ color: token.colorError, fontSize: 18 }} />
+          </Tooltip>
+        ),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 220,
+      render: (_: unknown, row) => {
+        const key = keyOf(row);
+        const isImage = row.type === 'image';
+        const canUpload = isImage && uploadTargetOf(row.itemPath) !== null;
+        return (
+          <Flex gap={0} wrap={false}>
+            <Tooltip title={canUpload ? undefined : isImage ? '压缩包中的文件不能单独重新上传' : 'PDF文件请修改后重新上传作品'}>
+              <Button type="link" size="small" disabled={!canUpload || busy.has(key)} onClick={() => picker.pick(key, acceptFor(row.itemPath))}>
+                重新上传
+              </Button>
+            </Tooltip>
+            <Tooltip title={isImage ? undefined : 'PDF文件不能调整尺寸'}>
+              <Button type="link" size="small" disabled={!isImage || busy.has(key)} onClick={() => onCrop(row)}>
+                调整尺寸
+              </Button>
+            </Tooltip>
+            <Popconfirm
+              title={MSG.deleteConfirm}
+              description="删除后该文件将从作品中移除"
+              icon={<ExclamationCircleFilled style={{ color: token.colorWarning }} />}
+              okText="确定"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => onDelete(row)}
+            >
+              <Button type="link" size="small" danger disabled={busy.has(key)}>
+                删除
+              </Button>
+            </Popconfirm>
+          </Flex>
+        );
+      },
+    },
+  ];
+
+  const addable = canAddFiles(work);
+  return (
+    <Flex vertical gap={12}>
+      {picker.element}
+      <Flex align="center" justify="space-between" gap={12} wrap>
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis title={model.fileName}>
+            {model.fileName}
+          </Typography.Text>
+          <Flex align="center" gap={6}>
+            <Typography.Text type="secondary" data-testid="file-detail-quantity">
+              数量 {quantitySummary(model.rows)}
+            </Typography.Text>
+            {model.pageCountWarning && (
+              <Tooltip title="页数不符合要求">
+                <ExclamationCircleFilled aria-label="页数警告" role="img" style={{ color: token.colorWarning }} />
+              </Tooltip>
+            )}
+          </Flex>
+        </Flex>
+        <Tooltip title={addable ? undefined : '只有文件夹上传的作品可以添加文件'}>
+          <Button icon={<PlusOutlined />} loading={adding} disabled={!addable} onClick={() => picker.pick('__add__', '.png,.jpg,.jpeg')}>
+            添加文件
+          </Button>
+        </Tooltip>
+      </Flex>
+      {model.messages.length > 0 && (
+        <ul role="list" aria-label="校验错误" style={{ margin: 0, paddingLeft: 20, color: token.colorError, maxHeight: 120, overflowY: 'auto' }}>
+          {model.messages.map((m, i) => (
+            <li key={`${i}-${m}`}>{m}</li>
+          ))}
+        </ul>
+      )}
+      <Table<FileCheckRow>
+        size="small"
+        rowKey={keyOf}
+        columns={columns}
+        dataSource={model.rows}
+        pagination={model.rows.length > 20 ? { pageSize: 20, size: 'small', showSizeChanger: false } : false}
+        scroll={{ x: 'max-content', y: 420 }}
+      />
+      <CropDialog target={cropping?.target} onClose={() => setCropping(undefined)} onCropped={onCropped} />
+    </Flex>
+  );
+}
+
+export interface FileDetailDialogProps {
+  /** The work whose check is shown; the dialog is closed when undefined. */
+  workUuid: string | undefined;
+  onClose: () => void;
+}
+
+/**
+ * 文件详情 (product-spec §2): the check of a work file by file, with 添加文件, 重新上传, 调整尺寸 and
+ * 删除. What it shows is the check's answer kept with the work's entry (or row): a change made here
+ * is written back there at once, so the page and a reopened dialog agree.
+ */
+export function FileDetailDialog({ workUuid, onClose }: FileDetailDialogProps) {
+  const work = useWorks(useMemo(() => selectWorkByUuid(workUuid ?? ''), [workUuid]));
+  const entryDetail = useCheckEntries((s) => (workUuid ? s.byId[checkEntryIdOf(workUuid)]?.messageDetail : undefined));
+  const source = entryDetail ?? work?.checkResult;
+  const model = work ? detailOf(source ?? MSG.checkFailedNetwork, work.fileName) : undefined;
+
+  return (
+    <Modal
+      open={workUuid !== undefined && work !== undefined}
+      title="文件详情"
+      width={1080}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={<Button onClick={onClose}>返回</Button>}
+    >
+      {work && model && <Body work={work} model={model} onClose={onClose} />}
+    </Modal>
+  );
+}

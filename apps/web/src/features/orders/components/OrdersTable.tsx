@@ -1,0 +1,142 @@
+import type { SalesOrder } from '@portal/contract/api';
+import { Alert, Flex, List, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/http.ts';
+import { addressText } from '../../address/location.ts';
+import { useOrders } from '../api/orders.ts';
+import { moneyText } from '../lib/money.ts';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+const skuLines = (sku: string) =>
+  sku
+    .split(/[;；]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function Files({ order }: { order: SalesOrder }) {
+  return (
+    <List
+      size="small"
+      header={<Typography.Text type="secondary">{`文件（${order.files.length}个）`}</Typography.Text>}
+      dataSource={order.files}
+      renderItem={(f) => (
+        <List.Item>
+          <Flex gap={8} align="center">
+            <Typography.Text>{f.fileName}</Typography.Text>
+            {f.component && <Tag>{f.component}</Tag>}
+          </Flex>
+        </List.Item>
+      )}
+      style={{ maxHeight: 320, overflowY: 'auto' }}
+    />
+  );
+}
+
+const columns: TableColumnsType<SalesOrder> = [
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber', width: 200 },
+  {
+    title: '下单时间',
+    dataIndex: 'createdAt',
+    key: 'createdAt',
+    width: 160,
+    render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+  },
+  {
+    title: '作品',
+    key: 'work',
+    width: 200,
+    render: (_: unknown, o) => (
+      <Flex vertical gap={0}>
+        <Typography.Text>{o.articleName}</Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {o.files.length}个文件
+        </Typography.Text>
+      </Flex>
+    ),
+  },
+  {
+    title: '产品',
+    key: 'product',
+    width: 200,
+    render: (_: unknown, o) => (
+      <Flex vertical gap={0}>
+        <Typography.Text>{o.productName}</Typography.Text>
+        {skuLines(o.sku).map((s) => (
+          <Typography.Text key={s} type="secondary" style={{ fontSize: 12 }}>
+            {s}
+          </Typography.Text>
+        ))}
+      </Flex>
+    ),
+  },
+  { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 70, align: 'right' },
+  {
+    title: '页数',
+    key: 'pages',
+    width: 90,
+    align: 'right',
+    render: (_: unknown, o) => (o.addPageNum ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount),
+  },
+  {
+    title: '收货地址',
+    key: 'location',
+    width: 300,
+    render: (_: unknown, o) => {
+      const l = o.orderLocations?.[0];
+      if (!l) return '—';
+      return (
+        <Flex vertical gap={0}>
+          <Typography.Text style={{ fontSize: 12 }}>{[l.contact, l.phone].filter(Boolean).join('，')}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {addressText(l)}
+          </Typography.Text>
+        </Flex>
+      );
+    },
+  },
+  {
+    title: '金额',
+    dataIndex: 'amount',
+    key: 'amount',
+    width: 110,
+    align: 'right',
+    render: (v: number) => <Typography.Text strong>{moneyText(v)}</Typography.Text>,
+  },
+];
+
+/** The hub's orders, newest first, a page at a time (the server counts them: x-total-count). */
+export function OrdersTable() {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(20);
+  const orders = useOrders(page, size);
+
+  return (
+    <Flex vertical gap={12}>
+      {orders.isError && <Alert type="error" showIcon title={errorMessage(orders.error)} />}
+      <Table<SalesOrder>
+        rowKey="salesOrderNumber"
+        size="small"
+        columns={columns}
+        dataSource={orders.data?.items ?? []}
+        loading={orders.isFetching}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
+        expandable={{ expandedRowRender: (o) => <Files order={o} />, rowExpandable: (o) => o.files.length > 0 }}
+        pagination={{
+          current: page + 1,
+          pageSize: size,
+          total: orders.data?.total ?? 0,
+          pageSizeOptions: PAGE_SIZES,
+          showSizeChanger: true,
+          showTotal: (total) => `共${total}个订单`,
+          onChange: (p, s) => {
+            setPage(s === size ? p - 1 : 0);
+            setSize(s);
+          },
+        }}
+      />
+    </Flex>
+  );
+}

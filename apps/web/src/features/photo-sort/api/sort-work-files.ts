@@ -1,0 +1,28 @@
+import type { SortWorkFilesBody as SortWorkFilesBodySchema } from '@portal/contract/api';
+import { post } from '../../../lib/http.ts';
+import type { WorkFile } from '../../upload/api/types.ts';
+
+export type SortWorkFilesBody = (typeof SortWorkFilesBodySchema)['_zod']['input'];
+
+export interface SortWorkFilesAnswer {
+  state: number;
+  message: {
+    accessPath: string;
+    workUuid: string;
+    /** The work's files in their new order. */
+    files: WorkFile[];
+    pageCount: number;
+    /** Files that left the work (their stored files stay); the work must be checked again. */
+    removed: string[];
+  };
+}
+
+/**
+ * POST /api/files/sortWorkFiles: keeps the work's files in the given order; a file left out leaves
+ * the work. A PDF work is refused (4xx with PDF文件不支持排序操作), as is anything else the server
+ * finds wrong: the caller shows the server's message.
+ */
+export async function sortWorkFiles(body: SortWorkFilesBody): Promise<SortWorkFilesAnswer> {
+  const { data } = await post<SortWorkFilesAnswer>('/api/files/sortWorkFiles', body);
+  return data;
+}

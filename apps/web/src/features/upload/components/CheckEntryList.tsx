@@ -1,0 +1,284 @@
+import {
+  CheckCircleFilled,
+  CloseCircleFilled,
+  ExclamationCircleFilled,
+  FileOutlined,
+  FolderOutlined,
+  LoadingOutlined,
+} from '@ant-design/icons';
+import type { CheckEntryStatus } from '@portal/contract/enums';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Button, Empty, Flex, Popconfirm, Progress, Tag, Typography, theme } from 'antd';
+import { useRef, type ReactNode } from 'react';
+import { shallowEqual } from '../../../lib/external-store.ts';
+import { formatBytes, percentOf } from '../../../lib/format.ts';
+import {
+  removableIds,
+  removeCheckEntries,
+  selectHasProblems,
+  useCheckEntries,
+  checkEntriesStore,
+  type CheckEntry,
+} from '../check-entries.ts';
+import { selectItem, useUploadState } from '../store.ts';
+import { parseWithoutFailed, retryEntry } from '../upload-batch.ts';
+
+const LIST_MAX_HEIGHT = 300;
+const ROW_ESTIMATE = 64;
+
+const STATUS: Record<CheckEntryStatus, { label: string; color: string }> = {
+  start: { label: '处理中', color: 'processing' },
+  success: { label: '成功', color: 'success' },
+  error: { label: '异常', color: 'error' },
+  dpiAbnormal: { label: '分辨率异常', color: 'warning' },
+  failure: { label: '失败', color: 'error' },
+};
+
+function StatusIcon({ status }: { status: CheckEntryStatus }) {
+  const { token } = theme.useToken();
+  const style = { fontSize: 16 };
+  switch (status) {
+    case 'start':
+      return <LoadingOutlined style={{ ...style, color: token.colorPrimary }} />;
+    case 'success':
+      return <CheckCircleFilled style={{ ...style, color: token.colorSuccess }} />;
+    case 'dpiAbnormal':
+      return <ExclamationCircleFilled style={{ ...style, color: token.colorWarning }} />;
+    default:
+      return <CloseCircleFilled style={{ ...style, color: token.colorError }} />;
+  }
+}
+
+/** One file being sent right now, with its own bar. */
+function ActiveFile({ id }: { id: string }) {
+  const file = useUploadState((s) => s.files[id]);
+  if (!file) return null;
+  return (
+    <Flex align="center" gap={8} style={{ fontSize: 12 }}>
+      <Typography.Text type="secondary" ellipsis style={{ flex: 1, minWidth: 0, fontSize: 12 }} title={file.relativePath}>
+        {file.relativePath}
+      </Typography.Text>
+      <Progress
+        percent={percentOf(file.bytesDone, file.size)}
+        size={{ width: 90, height: 4 }}
+        showInfo={false}
+        aria-label={`${file.relativePath} 上传进度`}
+      />
+    </Flex>
+  );
+}
+
+function UploadingBody({ itemKey }: { itemKey: string }) {
+  const item = useUploadState(selectItem(itemKey));
+  const active = useUploadState((s) => s.active.filter((id) => s.files[id]?.itemKey === itemKey), shallowEqual);
+  if (!item) return null;
+  const percent = percentOf(item.bytesDone, item.bytesTotal);
+  return (
+    <Flex vertical gap={2}>
+      <Flex align="center" gap={12}>
+        <Progress percent={percent} size="small" status="active" style={{ flex: 1, margin: 0 }} aria-label={`${item.name} 上传进度`} />
+        <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+          {item.isFolder ? `已上传 ${item.filesDone}/${item.filesTotal} 个文件` : `${formatBytes(item.bytesDone)} / ${formatBytes(item.bytesTotal)}`}
+        </Typography.Text>
+      </Flex>
+      {item.isFolder && active.map((id) => <ActiveFile key={id} id={id} />)}
+    </Flex>
+  );
+}
+
+function ParsingBody({ entry }: { entry: CheckEntry }) {
+  const progress = entry.taskProgress;
+  if (!progress || progress.total === 0) {
+    return (
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        上传完成，正在解析…
+      </Typography.Text>
+    );
+  }
+  return (
+    <Flex align="center" gap={12}>
+      <Progress percent={percentOf(progress.done, progress.total)} size="small" status="active" style={{ flex: 1, margin: 0 }} />
+      <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+        正在解析 {progress.done}/{progress.total}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+function MessageBody({ entry }: { entry: CheckEntry }) {
+  const type = entry.status === 'success' ? 'success' : entry.status === 'dpiAbnormal' ? 'warning' : 'danger';
+  return (
+    <Flex vertical gap={0}>
+      {entry.message && (
+        <Typography.Text type={type} style={{ fontSize: 13 }}>
+          {entry.message}
+        </Typography.Text>
+      )}
+      {entry.details?.map((line) => (
+        <Typography.Text key={line} type="secondary" ellipsis style={{ fontSize: 12 }} title={line}>
+          {line}
+        </Typography.Text>
+      ))}
+    </Flex>
+  );
+}
+
+/** 重试 / 跳过失败文件 / 重新解析 for the upload's failures. */
+function UploadActions({ entry }: { entry: CheckEntry }) {
+  const item = useUploadState(selectItem(entry.uploadItemKey));
+  if (entry.status !== 'failure' || !item) return null;
+  if (entry.retry === 'parse') {
+    return (
+      <Button type="link" size="small" onClick={() => retryEntry(entry.id)}>
+        重新解析
+      </Button>
+    );
+  }
+  if (entry.retry !== 'upload') return null;
+  return (
+    <>
+      <Button type="link" size="small" onClick={() => retryEntry(entry.id)}>
+        重试
+      </Button>
+      {item.isFolder && item.filesDone > 0 && (
+        <Button type="link" size="small" onClick={() => parseWithoutFailed(entry.id)}>
+          跳过失败文件
+        </Button>
+      )}
+    </>
+  );
+}
+
+export type EntryActionsRenderer = (entry: CheckEntry) => ReactNode;
+
+function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActionsRenderer }) {
+  const entry = useCheckEntries((s) => s.byId[id]);
+  const { token } = theme.useToken();
+  if (!entry) return null;
+  const status = STATUS[entry.status];
+  const isFolder = !/\.[^./]+$/.test(entry.fileName);
+  return (
+    <Flex
+      gap={10}
+      align="flex-start"
+      role="listitem"
+      aria-label={entry.articleName}
+      data-status={entry.status}
+      style={{ padding: '10px 12px', borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+    >
+      <span style={{ paddingTop: 2 }}>
+        <StatusIcon status={entry.status} />
+      </span>
+      <Flex vertical gap={4} style={{ flex: 1, minWidth: 0 }}>
+        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis style={{ maxWidth: '50%' }} title={entry.articleName}>
+            {entry.articleName}
+          </Typography.Text>
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, flex: 1, minWidth: 0 }} title={entry.fileName}>
+            {isFolder ? <FolderOutlined /> : <FileOutlined />} {entry.fileName}
+          </Typography.Text>
+          <Tag color={status.color} style={{ marginInlineEnd: 0 }}>
+            {status.label}
+          </Tag>
+        </Flex>
+        {entry.status === 'start' && entry.phase === 'uploading' && entry.uploadItemKey ? (
+          <UploadingBody itemKey={entry.uploadItemKey} />
+        ) : entry.status === 'start' ? (
+          <ParsingBody entry={entry} />
+        ) : (
+          <MessageBody entry={entry} />
+        )}
+      </Flex>
+      {entry.status !== 'start' && entry.status !== 'success' && (
+        <Flex gap={0} style={{ flexShrink: 0 }}>
+          <UploadActions entry={entry} />
+          {renderActions?.(entry)}
+          <Button type="link" size="small" danger onClick={() => removeCheckEntries([entry.id])}>
+            删除
+          </Button>
+        </Flex>
+      )}
+    </Flex>
+  );
+}
+
+export interface CheckEntryListProps {
+  /** More actions for an entry (the file check adds 查看详情, 重新校验, 确认使用). */
+  renderActions?: EntryActionsRenderer;
+}
+
+/** The file-check entries (product-spec §3, §4), virtualised: a pick of 2,000 photos is 2,000 entries. */
+export function CheckEntryList({ renderActions }: CheckEntryListProps) {
+  const ids = useCheckEntries((s) => s.ids);
+  const hasProblems = useCheckEntries(selectHasProblems);
+  const { token } = theme.useToken();
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 6,
+    getItemKey: (index) => ids[index] ?? index,
+  });
+
+  return (
+    <Flex vertical style={{ height: '100%', minWidth: 0 }}>
+      <Flex align="center" justify="space-between" style={{ minHeight: 32, marginBottom: 8 }}>
+        <Typography.Text strong>
+          文件检查
+          {ids.length > 0 && (
+            <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>
+              （{ids.length}）
+            </Typography.Text>
+          )}
+        </Typography.Text>
+        {hasProblems && (
+          <Popconfirm
+            title="确定删除全部异常记录？"
+            okText="确定"
+            cancelText="取消"
+            onConfirm={() => removeCheckEntries(removableIds(checkEntriesStore.getState()))}
+          >
+            <Button size="small" danger>
+              全部删除
+            </Button>
+          </Popconfirm>
+        )}
+      </Flex>
+      {ids.length === 0 ? (
+        <Flex
+          align="center"
+          justify="center"
+          style={{ flex: 1, minHeight: 120, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG }}
+        >
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="上传的文件会在这里显示上传和解析进度" />
+        </Flex>
+      ) : (
+        <div
+          ref={scroller}
+          role="list"
+          aria-label="文件检查"
+          style={{
+            maxHeight: LIST_MAX_HEIGHT,
+            overflowY: 'auto',
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadiusLG,
+          }}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((row) => (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
+              >
+                <EntryRow id={ids[row.index] as string} renderActions={renderActions} />
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,113 @@
+import { CloudUploadOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Flex, Typography, theme } from 'antd';
+import { useRef, useState, type DragEvent } from 'react';
+import { entriesOf, readDropped } from '../lib/drop.ts';
+import { pickedFromFileList, type PickedFile } from '../lib/pick.ts';
+
+const ACCEPT = '.zip,.pdf,.png,.jpg,.jpeg';
+
+export interface DropZoneProps {
+  onPicked: (files: PickedFile[]) => void;
+  disabled?: boolean;
+}
+
+/**
+ * 上传文件 (files), 上传文件夹 (a folder, through a `webkitdirectory` input) and a zone that takes
+ * dropped files and folders. Each pick or drop is handed over as one list with relative paths.
+ */
+export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
+  const { token } = theme.useToken();
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const depth = useRef(0);
+
+  const take = (input: HTMLInputElement) => {
+    if (input.files && input.files.length > 0) onPicked(pickedFromFileList(input.files));
+    // Picking the same files again must fire `change` again.
+    input.value = '';
+  };
+
+  const onDragEnter = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    depth.current += 1;
+    setOver(true);
+  };
+  const onDragOver = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = disabled ? 'none' : 'copy';
+  };
+  const onDragLeave = () => {
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setOver(false);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current = 0;
+    setOver(false);
+    if (disabled) return;
+    // The entries must be taken now: the DataTransfer is emptied once this handler returns.
+    const dropped = entriesOf(e.dataTransfer);
+    void readDropped(dropped).then((files) => {
+      if (files.length > 0) onPicked(files);
+    });
+  };
+
+  return (
+    <div
+      data-testid="upload-drop-zone"
+      onDragEnter={onDragEnter}
+      onDragOver={onDragOver}
+      onDragLeave={onDragLeave}
+      onDrop={onDrop}
+      style={{
+        border: `1px dashed ${over ? token.colorPrimary : token.colorBorder}`,
+        borderRadius: token.borderRadiusLG,
+        background: over ? token.colorPrimaryBg : token.colorFillAlter,
+        padding: '20px 16px',
+        transition: `border-color ${token.motionDurationMid}, background ${token.motionDurationMid}`,
+        height: '100%',
+        boxSizing: 'border-box',
+      }}
+    >
+      <Flex vertical align="center" justify="center" gap={10} style={{ height: '100%' }}>
+        <CloudUploadOutlined style={{ fontSize: 40, color: token.colorPrimary }} />
+        <Typography.Text>将文件或文件夹拖到此处，或</Typography.Text>
+        <Flex gap={8} wrap justify="center">
+          <Button type="primary" icon={<UploadOutlined />} disabled={disabled} onClick={() => filesInput.current?.click()}>
+            上传文件
+          </Button>
+          <Button icon={<FolderOpenOutlined />} disabled={disabled} onClick={() => folderInput.current?.click()}>
+            上传文件夹
+          </Button>
+        </Flex>
+        <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>
+          支持 .zip、.pdf、.png、.jpg、.jpeg 格式，可上传整个文件夹
+        </Typography.Text>
+      </Flex>
+      <input
+        ref={filesInput}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        data-testid="upload-files-input"
+        onChange={(e) => take(e.currentTarget)}
+      />
+      <input
+        ref={(el) => {
+          folderInput.current = el;
+          // Not in React's typings: the attribute makes the picker choose a folder.
+          el?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        multiple
+        hidden
+        data-testid="upload-folder-input"
+        onChange={(e) => take(e.currentTarget)}
+      />
+    </div>
+  );
+}

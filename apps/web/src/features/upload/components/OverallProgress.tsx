@@ -1,0 +1,25 @@
+import { Flex, Progress, Typography } from 'antd';
+import { formatBytes, percentOf } from '../../../lib/format.ts';
+import { selectIsUploading, selectOverall, useUploadState } from '../store.ts';
+
+/** The sum of every upload in progress; hidden when nothing is being sent. */
+export function OverallProgress() {
+  const overall = useUploadState(selectOverall);
+  const busy = useUploadState(selectIsUploading);
+  if (!busy) return null;
+  const { filesDone, filesFailed, filesTotal, bytesDone, bytesTotal } = overall;
+  return (
+    <Flex vertical gap={2} role="status" aria-label="上传进度" data-testid="upload-overall">
+      <Flex justify="space-between" wrap gap={8}>
+        <Typography.Text>
+          正在上传 {filesDone}/{filesTotal} 个文件
+          {filesFailed > 0 && <Typography.Text type="danger">，{filesFailed} 个失败</Typography.Text>}
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {formatBytes(bytesDone)} / {formatBytes(bytesTotal)}
+        </Typography.Text>
+      </Flex>
+      <Progress percent={percentOf(bytesDone, bytesTotal)} size="small" status="active" />
+    </Flex>
+  );
+}

@@ -1,0 +1,30 @@
+import { Alert, Typography } from 'antd';
+import { clearUnsupportedNotices, useUploadState } from '../store.ts';
+
+const LISTED = 10;
+
+/** Files inside folders and zips that the parse did not recognise: a warning, not an error of a work. */
+export function UnsupportedNotices() {
+  const notices = useUploadState((s) => s.unsupported);
+  if (notices.length === 0) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="unsupported-files"
+      title={`以下文件未被识别（共${notices.length}个），不会加入订单：`}
+      description={
+        <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+          {notices.slice(0, LISTED).map((n) => (
+            <li key={`${n.filePath}`}>
+              <Typography.Text>{n.fileName}</Typography.Text>
+              <Typography.Text type="secondary">（{n.itemName}）：{n.reason}</Typography.Text>
+            </li>
+          ))}
+          {notices.length > LISTED && <li>等{notices.length}个文件</li>}
+        </ul>
+      }
+      closable={{ onClose: clearUnsupportedNotices }}
+    />
+  );
+}

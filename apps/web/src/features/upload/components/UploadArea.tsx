@@ -1,0 +1,59 @@
+import { App, Card, Col, Flex, Row, Alert } from 'antd';
+import { useCallback } from 'react';
+import { useAccount } from '../../auth/api/account.ts';
+import type { PickedFile } from '../lib/pick.ts';
+import { uploadPicked } from '../upload-batch.ts';
+import { CheckEntryList, type EntryActionsRenderer } from './CheckEntryList.tsx';
+import { DropZone } from './DropZone.tsx';
+import { OverallProgress } from './OverallProgress.tsx';
+import { UnsupportedNotices } from './UnsupportedNotices.tsx';
+
+export const SIZE_SPEC_WARNING = '请按照产品尺寸规格上传文件，否则文件校验将不通过';
+
+export interface UploadAreaProps {
+  renderEntryActions?: EntryActionsRenderer;
+}
+
+/**
+ * The file preview area of the batch upload order page (product-spec §2): the upload button and
+ * drop zone, the overall progress, the file-check entries and the files the parse did not know.
+ * It holds no upload state itself: everything is in the upload and check-entry stores.
+ */
+export function UploadArea({ renderEntryActions }: UploadAreaProps) {
+  const { message } = App.useApp();
+  const account = useAccount();
+  const customerHubId = account.data?.customerHubId;
+
+  const onPicked = useCallback(
+    (files: PickedFile[]) => {
+      if (customerHubId === undefined) return;
+      uploadPicked(files, {
+        customerHubId,
+        notify: {
+          success: (text) => void message.success(text),
+          error: (text) => void message.error(text),
+          warning: (text) => void message.warning(text),
+        },
+      });
+    },
+    [customerHubId, message],
+  );
+
+  return (
+    <Card title="上传文件" size="small" styles={{ body: { padding: 16 } }}>
+      <Flex vertical gap={12}>
+        <Alert type="warning" showIcon title={SIZE_SPEC_WARNING} />
+        <Row gutter={[16, 16]} align="stretch">
+          <Col xs={24} lg={9} xl={8}>
+            <DropZone onPicked={onPicked} disabled={customerHubId === undefined} />
+          </Col>
+          <Col xs={24} lg={15} xl={16}>
+            <CheckEntryList renderActions={renderEntryActions} />
+          </Col>
+        </Row>
+        <OverallProgress />
+        <UnsupportedNotices />
+      </Flex>
+    </Card>
+  );
+}

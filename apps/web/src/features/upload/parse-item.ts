@@ -1,0 +1,82 @@
+/**
+ * Parses one uploaded item into works (product-spec §4 Parsing, decisions §4).
+ *
+ * Keep in mind:
+ * - state 200 carries the works; state 100 carries a long task, polled every LIMITS.taskPollMs
+ *   until it is finished or failed; any other state is a failure;
+ * - a poll that gets no answer or a 5xx is tried again, up to POLL_TOLERANCE times in a row: the
+ *   task keeps running on the server, and a blip of the network must not lose a 2,000-file parse;
+ * - a failure throws ParseFailure with the text to append to MSG.parseFailed.
+ */
+import { LIMITS } from '@portal/contract/enums';
+import { errorMessage, isApiError } from '../../lib/http.ts';
+import { getLongTask, parseUploadedItem } from './api/parse.ts';
+import type { ParseResult } from './api/types.ts';
+
+const POLL_TOLERANCE = 3;
+
+export class ParseFailure extends Error {
+  override readonly name = 'ParseFailure';
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+function textOf(message: unknown): string {
+  if (typeof message === 'string') return message;
+  if (message && typeof message === 'object') {
+    const inner = (message as { error?: unknown; message?: unknown }).error ?? (message as { message?: unknown }).message;
+    if (typeof inner === 'string') return inner;
+  }
+  return '';
+}
+
+export async function parseItem(
+  filePath: string,
+  customerHubId: number,
+  onProgress: (progress: { done: number; total: number }) => void,
+  signal?: AbortSignal,
+): Promise<ParseResult> {
+  let answer;
+  try {
+    answer = await parseUploadedItem(filePath, customerHubId, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ParseFailure(errorMessage(error));
+  }
+  if (answer.state === 200) return answer.message as ParseResult;
+  if (answer.state !== 100) throw new ParseFailure(textOf(answer.message));
+
+  const { taskId } = answer.message as { taskId: string };
+  let misses = 0;
+  for (;;) {
+    await wait(LIMITS.taskPollMs, signal);
+    let task;
+    try {
+      task = await getLongTask(taskId, signal);
+      misses = 0;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const transient = !isApiError(error) || error.status === 0 || error.status >= 500;
+      if (transient && ++misses <= POLL_TOLERANCE) continue;
+      throw new ParseFailure(errorMessage(error));
+    }
+    onProgress(task.progress);
+    if (task.status === 'finished') {
+      if (!task.jsonContent) throw new ParseFailure('');
+      return task.jsonContent;
+    }
+    if (task.status === 'failed') throw new ParseFailure(task.error ?? '');
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * From a pick or a drop to rows of the order table (product-spec §2 file preview area, §4
+ * Parsing, §5 upload rules). One pick or drop is one batch with its own folderId; its files are
+ * grouped by top-level item (a file, or a folder with everything below it), and each item gets a
+ * file-check entry.
+ *
+ * The life of an item, as its entry shows it:
+ *   start/uploading → start/parsing → success (removed after SUCCESS_LINGER_MS; rows appended)
+ *                   ↘ failure (上传失败，请重试！; 重试 sends the failed files again)
+ *                                 ↘ failure (文件解析失败：<server text>; 重新解析)
+ * Keep in mind:
+ * - an item is parsed once every one of its files is uploaded, never before: the server parses
+ *   what it has on disk;
+ * - one summary toast per batch (上传成功 or 上传失败，请重试！) when all its files are settled, again
+ *   after a retry settles, never one per file;
+ * - deleting a failed entry forgets its files and deletes what was stored of the item; a success
+ *   entry leaving keeps the stored files, which its rows point at.
+ */
+import { MSG } from '@portal/contract/messages';
+import { randomUuid } from '../../lib/uuid.ts';
+import { addWorks, workRowOf } from '../works-table/store.ts';
+import { deleteStoredFile } from './api/delete-file.ts';
+import { addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry } from './check-entries.ts';
+import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
+import { parseItem, ParseFailure } from './parse-item.ts';
+import {
+  addUnsupportedNotices,
+  addUploadItems,
+  failedFilesOf,
+  removeUploadItems,
+  uploadStore,
+  type NewUploadItem,
+} from './store.ts';
+import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
+
+const SUCCESS_LINGER_MS = 1500;
+const PARSES_AT_ONCE = 2;
+const FAILED_FILES_LISTED = 5;
+
+/** The toasts of the page (antd's message from App.useApp). */
+export interface UploadNotifier {
+  success(text: string): void;
+  error(text: string): void;
+  warning(text: string): void;
+}
+
+export interface UploadContext {
+  customerHubId: number;
+  notify: UploadNotifier;
+}
+
+interface Batch extends UploadContext {
+  itemKeys: string[];
+  /** True until the summary toast of the current round is shown. */
+  summaryPending: boolean;
+}
+
+const batches = new Map<string, Batch>();
+const uploader = createUploader((id) => onFileSettled(id));
+
+// --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
+const parseQueue: string[] = [];
+let parsing = 0;
+
+function pumpParses() {
+  while (parsing < PARSES_AT_ONCE && parseQueue.length > 0) {
+    const key = parseQueue.shift() as string;
+    parsing++;
+    void runParse(key).finally(() => {
+      parsing--;
+      pumpParses();
+    });
+  }
+}
+
+function queueParse(key: string) {
+  updateCheckEntry(key, { status: 'start', phase: 'parsing', message: undefined, details: undefined, retry: undefined, taskProgress: undefined });
+  if (!parseQueue.includes(key)) parseQueue.push(key);
+  pumpParses();
+}
+
+async function runParse(key: string) {
+  const item = uploadStore.getState().items[key];
+  const batch = item && batches.get(item.batchId);
+  if (!item || !batch) return;
+  const fail = (text: string) =>
+    updateCheckEntry(key, {
+      status: 'failure',
+      phase: undefined,
+      taskProgress: undefined,
+      message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
+      retry: 'parse',
+    });
+  try {
+    const result = await parseItem(item.filePath, batch.customerHubId, (progress) => updateCheckEntry(key, { taskProgress: progress }));
+    if (!uploadStore.getState().items[key]) return;
+    addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
+    if (result.works.length === 0) {
+      fail('没有可下单的图片或PDF文件');
+      return;
+    }
+    addWorks(result.works.map(workRowOf));
+    updateCheckEntry(key, {
+      status: 'success',
+      phase: undefined,
+      taskProgress: undefined,
+      message: `解析完成，共${result.works.length}个作品`,
+    });
+    setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
+  } catch (error) {
+    fail(error instanceof ParseFailure ? error.message : MSG.networkError);
+  }
+}
+
+function onFileSettled(id: string) {
+  const state = uploadStore.getState();
+  const file = state.files[id];
+  const item = file && state.items[file.itemKey];
+  if (!item) return;
+  if (item.filesDone === item.filesTotal) queueParse(item.key);
+  else if (item.filesDone + item.filesFailed === item.filesTotal) {
+    const failed = failedFilesOf(state, item.key);
+    const listed = failed.slice(0, FAILED_FILES_LISTED).map((f) => `${f.relativePath}：${f.error ?? MSG.uploadFailed}`);
+    if (failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件`);
+    updateCheckEntry(item.key, {
+      status: 'failure',
+      phase: undefined,
+      message: MSG.uploadFailed,
+      details: listed,
+      retry: 'upload',
+    });
+  }
+  summarise(item.batchId);
+}
+
+function summarise(batchId: string) {
+  const batch = batches.get(batchId);
+  if (!batch?.summaryPending) return;
+  const { items } = uploadStore.getState();
+  let failed = 0;
+  for (const key of batch.itemKeys) {
+    const item = items[key];
+    if (!item) continue;
+    if (item.filesDone + item.filesFailed < item.filesTotal) return;
+    failed += item.filesFailed;
+  }
+  batch.summaryPending = false;
+  if (failed === 0) batch.notify.success(MSG.uploadSuccess);
+  else batch.notify.error(MSG.uploadFailed);
+}
+
+onCheckEntriesRemoved((removed) => {
+  const { items } = uploadStore.getState();
+  const keys: string[] = [];
+  for (const entry of removed) {
+    const item = entry.uploadItemKey ? items[entry.uploadItemKey] : undefined;
+    if (!item) continue;
+    keys.push(item.key);
+    uploader.cancel(item.fileIds);
+    const i = parseQueue.indexOf(item.key);
+    if (i >= 0) parseQueue.splice(i, 1);
+    // Leftovers of an item that never became rows: tidy the server, quietly.
+    if (entry.status !== 'success') void deleteStoredFile(item.filePath, { silent: true }).catch(() => undefined);
+    const batch = batches.get(item.batchId);
+    if (batch) {
+      batch.itemKeys = batch.itemKeys.filter((k) => k !== item.key);
+      if (batch.itemKeys.length === 0) batches.delete(item.batchId);
+    }
+  }
+  removeUploadItems(keys);
+});
+
+export interface PickOutcome {
+  /** Files that will be uploaded. */
+  accepted: number;
+  items: number;
+}
+
+/**
+ * Takes the files of one pick or drop: drops what the rules refuse (one warning per kind),
+ * then uploads and parses the rest.
+ */
+export function uploadPicked(picked: readonly PickedFile[], context: UploadContext): PickOutcome {
+  const screened = screenFiles(picked);
+  if (screened.wrongType.length > 0) context.notify.warning(MSG.wrongFileType);
+  if (screened.tooLong.length > 0) context.notify.warning(MSG.pathTooLong);
+  if (screened.empty.length > 0) {
+    const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');
+    context.notify.warning(`${MSG.fileBroken}：${names}${screened.empty.length > 3 ? `等${screened.empty.length}个文件` : ''}`);
+  }
+  if (screened.accepted.length === 0) return { accepted: 0, items: 0 };
+
+  const batchId = randomUuid();
+  const groups = groupByTopLevel(screened.accepted);
+  const newItems: NewUploadItem[] = [];
+  const jobs: UploadJob[] = [];
+  let fileIndex = 0;
+  groups.forEach((group, itemIndex) => {
+    const key = `${batchId}/${group.name}`;
+    const files = group.files.map((p) => {
+      const id = randomUuid();
+      jobs.push({ id, file: p.file, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
+      return { id, relativePath: p.relativePath, size: p.file.size, chunkTotal: chunkCount(p.file.size) };
+    });
+    newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
+  });
+  batches.set(batchId, { ...context, itemKeys: newItems.map((i) => i.key), summaryPending: true });
+  addUploadItems(newItems);
+  addCheckEntries(
+    newItems.map((item) => ({
+      id: item.key,
+      articleName: itemArticleName(item),
+      fileName: item.name,
+      filePath: item.filePath,
+      status: 'start' as const,
+      phase: 'uploading' as const,
+      uploadItemKey: item.key,
+    })),
+  );
+  uploader.add(jobs);
+  return { accepted: screened.accepted.length, items: newItems.length };
+}
+
+/** 重试 on a failure entry: the upload's failed files (their acknowledged chunks are not sent again), or the parse. */
+export function retryEntry(entryId: string): void {
+  const state = uploadStore.getState();
+  const item = state.items[entryId];
+  if (!item) return;
+  const failed = failedFilesOf(state, item.key);
+  if (failed.length === 0) {
+    if (item.filesDone === item.filesTotal) queueParse(item.key);
+    return;
+  }
+  const batch = batches.get(item.batchId);
+  if (batch) batch.summaryPending = true;
+  updateCheckEntry(item.key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });
+  uploader.retry(failed.map((f) => f.id));
+}
+
+/** For a folder that failed in part: parse what did arrive, leaving the failed files out. */
+export function parseWithoutFailed(entryId: string): void {
+  const item = uploadStore.getState().items[entryId];
+  if (item && item.filesDone > 0) queueParse(item.key);
+}

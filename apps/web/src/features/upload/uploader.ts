@@ -1,0 +1,211 @@
+/**
+ * The chunked uploader (product-spec §9, decisions §3): files are cut with `Blob.slice` into
+ * LIMITS.chunkSize pieces and sent to POST /api/files/updateFile; it writes progress to the
+ * upload store and tells its owner when a file is settled (done or failed).
+ *
+ * Keep in mind:
+ * - at most FILES_AT_ONCE files are sent at a time, each with at most CHUNKS_PER_FILE chunks in
+ *   flight; the rest wait in a first-in, first-out queue;
+ * - a chunk is retried at most LIMITS.chunkRetries times, after a growing pause, and only when a
+ *   retry can help (no answer, 5xx, 408, 429); a refusal (4xx) fails the file at once with the
+ *   server's message;
+ * - the indexes of acknowledged chunks are remembered per file, so `retry` sends only the rest;
+ *   resending a chunk is harmless, so nothing is lost when an answer was the only thing missing;
+ * - the server answers message.status 300 (with the stored path and metadata) for the chunk that
+ *   completed the file; when every chunk is acknowledged and no 300 came (the completing answer
+ *   was lost), one more chunk is sent: after completion any chunk is answered 300;
+ * - `cancel` aborts the requests in flight and forgets the files; nothing is reported for them.
+ */
+import { LIMITS } from '@portal/contract/enums';
+import { MSG } from '@portal/contract/messages';
+import { isApiError } from '../../lib/http.ts';
+import type { ChunkDone } from './api/types.ts';
+import { sendChunk, type ChunkFields } from './api/update-file.ts';
+import { extensionOf } from './lib/pick.ts';
+import { patchUploadFile } from './store.ts';
+
+const FILES_AT_ONCE = 3;
+const CHUNKS_PER_FILE = 2;
+const FIRST_BACKOFF_MS = 500;
+
+export interface UploadJob {
+  id: string;
+  file: Blob;
+  relativePath: string;
+  batchId: string;
+  /** Number of files of the pick, this file's place in it, and its item's place: sent as fileNum, fileIndex, index. */
+  fileNum: number;
+  fileIndex: number;
+  itemIndex: number;
+}
+
+interface Running extends UploadJob {
+  chunkTotal: number;
+  acknowledged: Set<number>;
+  controller: AbortController;
+}
+
+export type SettledListener = (id: string, outcome: { ok: true; result: ChunkDone } | { ok: false; error: string }) => void;
+
+export function chunkCount(size: number): number {
+  return Math.max(1, Math.ceil(size / LIMITS.chunkSize));
+}
+
+function isTransient(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  return error.status === 0 || error.status >= 500 || error.status === 408 || error.status === 429;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createUploader(onSettled: SettledListener) {
+  const jobs = new Map<string, Running>();
+  const queue: string[] = [];
+  const sending = new Set<string>();
+
+  function fieldsOf(job: Running, chunkIndex: number): ChunkFields {
+    return {
+      identifier: job.id,
+      chunkIndex,
+      chunkTotal: job.chunkTotal,
+      size: job.file.size,
+      filePath: job.relativePath,
+      ext: extensionOf(job.relativePath),
+      fileNum: job.fileNum,
+      fileIndex: job.fileIndex,
+      index: job.itemIndex,
+      acceptFolder: job.relativePath.includes('/'),
+      folderId: job.batchId,
+    };
+  }
+
+  async function sendWithRetry(job: Running, chunkIndex: number) {
+    const start = (chunkIndex - 1) * LIMITS.chunkSize;
+    const blob = job.file.slice(start, Math.min(start + LIMITS.chunkSize, job.file.size));
+    const name = job.relativePath.slice(job.relativePath.lastIndexOf('/') + 1);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal);
+      } catch (error) {
+        if (job.controller.signal.aborted || !isTransient(error) || attempt >= LIMITS.chunkRetries) throw error;
+        await sleep(FIRST_BACKOFF_MS * 2 ** attempt, job.controller.signal);
+      }
+    }
+  }
+
+  function bytesAcknowledged(job: Running): number {
+    let bytes = 0;
+    for (const i of job.acknowledged) bytes += Math.min(LIMITS.chunkSize, job.file.size - (i - 1) * LIMITS.chunkSize);
+    return bytes;
+  }
+
+  async function sendFile(job: Running): Promise<ChunkDone> {
+    const pending: number[] = [];
+    for (let i = 1; i <= job.chunkTotal; i++) if (!job.acknowledged.has(i)) pending.push(i);
+    let done: ChunkDone | undefined;
+    let failed = false;
+    const worker = async () => {
+      while (!failed && pending.length > 0) {
+        const index = pending.shift() as number;
+        try {
+          const answer = await sendWithRetry(job, index);
+          job.acknowledged.add(index);
+          if (answer.message.status === 300) done = answer.message;
+          patchUploadFile(job.id, { chunksDone: job.acknowledged.size, bytesDone: bytesAcknowledged(job) });
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    const results = await Promise.allSettled(Array.from({ length: Math.min(CHUNKS_PER_FILE, pending.length) }, worker));
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (rejected) throw rejected.reason;
+    if (!done) {
+      const answer = await sendWithRetry(job, job.chunkTotal);
+      if (answer.message.status !== 300) throw new Error('the server did not confirm the file');
+      done = answer.message;
+    }
+    return done;
+  }
+
+  async function run(id: string): Promise<void> {
+    const job = jobs.get(id);
+    if (!job) return;
+    sending.add(id);
+    patchUploadFile(id, { status: 'uploading', error: undefined });
+    try {
+      const result = await sendFile(job);
+      if (!jobs.has(id)) return;
+      patchUploadFile(id, { status: 'done', result, chunksDone: job.chunkTotal, bytesDone: job.file.size });
+      onSettled(id, { ok: true, result });
+    } catch (error) {
+      if (job.controller.signal.aborted || !jobs.has(id)) return;
+      // A refusal carries the server's reason; anything else is the spec's generic upload failure.
+      const text = isApiError(error) && !isTransient(error) ? error.message : MSG.uploadFailed;
+      patchUploadFile(id, { status: 'failed', error: text });
+      onSettled(id, { ok: false, error: text });
+    } finally {
+      sending.delete(id);
+      pump();
+    }
+  }
+
+  function pump() {
+    while (sending.size < FILES_AT_ONCE && queue.length > 0) {
+      const id = queue.shift() as string;
+      if (jobs.has(id)) void run(id);
+    }
+  }
+
+  return {
+    /** Queues files; they start as slots free up. */
+    add(newJobs: readonly UploadJob[]): void {
+      for (const job of newJobs) {
+        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), controller: new AbortController() });
+        queue.push(job.id);
+      }
+      pump();
+    },
+
+    /** Sends failed files again, without the chunks the server already acknowledged. */
+    retry(ids: readonly string[]): void {
+      for (const id of ids) {
+        const job = jobs.get(id);
+        if (!job || sending.has(id) || queue.includes(id)) continue;
+        job.controller = new AbortController();
+        patchUploadFile(id, { status: 'queued', error: undefined });
+        queue.push(id);
+      }
+      pump();
+    },
+
+    /** Stops and forgets files: their item was deleted, or parsed (no File object is kept alive). */
+    cancel(ids: readonly string[]): void {
+      const doomed = new Set(ids);
+      for (const id of doomed) {
+        jobs.get(id)?.controller.abort();
+        jobs.delete(id);
+      }
+      for (let i = queue.length - 1; i >= 0; i--) if (doomed.has(queue[i] as string)) queue.splice(i, 1);
+    },
+  };
+}
+
+export type Uploader = ReturnType<typeof createUploader>;

@@ -1,0 +1,99 @@
+import { Button, Empty, Flex, Image, Modal, Result, Spin, Typography, theme } from 'antd';
+import { errorMessage } from '../../../lib/http.ts';
+import { usePreviewImages } from '../api/preview-images.ts';
+import type { WorkRow } from '../store.ts';
+
+const THUMB = 150;
+
+export interface PreviewDialogProps {
+  /** The work to preview; the dialog is closed when undefined. */
+  work: WorkRow | undefined;
+  onClose: () => void;
+}
+
+/** 预览: every image and PDF page of a work, as the server renders them. */
+export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
+  const { token } = theme.useToken();
+  const images = usePreviewImages(work?.filePath);
+
+  let body;
+  if (images.isPending) {
+    body = (
+      <Flex vertical align="center" justify="center" gap={12} style={{ minHeight: 240 }}>
+        <Spin />
+        <Typography.Text type="secondary">正在加载预览图…</Typography.Text>
+      </Flex>
+    );
+  } else if (images.isError) {
+    body = <Result status="warning" title="预览图加载失败" subTitle={errorMessage(images.error)} />;
+  } else if (images.data.length === 0) {
+    body = <Empty description="暂无预览图" style={{ padding: '48px 0' }} />;
+  } else {
+    body = (
+      <Image.PreviewGroup>
+        <div
+          data-testid="preview-images"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: `repeat(auto-fill, minmax(${THUMB}px, 1fr))`,
+            gap: 12,
+            maxHeight: '65vh',
+            overflowY: 'auto',
+            paddingRight: 4,
+          }}
+        >
+          {images.data.map((img) => (
+            <figure key={img.relativeUrl || img.url} style={{ margin: 0, minWidth: 0 }}>
+              <div
+                style={{
+                  height: THUMB,
+                  background: token.colorFillQuaternary,
+                  border: `1px solid ${token.colorBorderSecondary}`,
+                  borderRadius: token.borderRadius,
+                  display: 'flex',
+                  alignItems: 'center',
+                  justifyContent: 'center',
+                  overflow: 'hidden',
+                }}
+              >
+                <Image
+                  src={img.url}
+                  alt={img.name}
+                  loading="lazy"
+                  height={THUMB - 8}
+                  style={{ objectFit: 'contain', maxWidth: '100%' }}
+                />
+              </div>
+              <Typography.Text
+                type="secondary"
+                ellipsis
+                title={img.name}
+                style={{ display: 'block', fontSize: 12, marginTop: 4, textAlign: 'center' }}
+              >
+                {img.name}
+              </Typography.Text>
+            </figure>
+          ))}
+        </div>
+      </Image.PreviewGroup>
+    );
+  }
+
+  return (
+    <Modal
+      open={work !== undefined}
+      title={work ? `预览：${work.articleName}` : '预览'}
+      onCancel={onClose}
+      width={960}
+      destroyOnHidden
+      footer={<Button onClick={onClose}>关闭</Button>}
+    >
+      {images.data && images.data.length > 0 && (
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
+          共{images.data.length}张
+        </Typography.Paragraph>
+      )}
+      {body}
+    </Modal>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * A door for the end-to-end tests and the bench: `window.__portalTest` fills the order table with
+ * synthetic rows, to measure the table with 2,000 works without uploading 2,000 files. It is
+ * installed only in development, or when the page was opened with `?portalTest` (remembered for
+ * the tab in sessionStorage); it writes nothing but this browser tab's own state.
+ */
+import { addWorks, clearWorks, worksStore, type WorkRow } from '../store.ts';
+
+export interface PortalTestHook {
+  addWorks(rows: WorkRow[]): number;
+  clearWorks(): void;
+  rowCount(): number;
+}
+
+declare global {
+  interface Window {
+    __portalTest?: PortalTestHook;
+  }
+}
+
+const FLAG = 'portalTest';
+
+function wanted(): boolean {
+  if (import.meta.env.DEV) return true;
+  try {
+    if (new URLSearchParams(window.location.search).has(FLAG)) sessionStorage.setItem(FLAG, '1');
+    return sessionStorage.getItem(FLAG) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function installTestHook(): void {
+  if (window.__portalTest || !wanted()) return;
+  window.__portalTest = {
+    addWorks(rows) {
+      addWorks(rows);
+      return worksStore.getState().rows.length;
+    },
+    clearWorks,
+    rowCount: () => worksStore.getState().rows.length,
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The rows of the order table, outside React: the upload appends parsed works, the product
+ * picker and the file check update them by uuid, the order reads them. Components subscribe to
+ * slices with `useWorks(selector)`.
+ *
+ * Invariants: `rows` holds each uuid once, in the order the works arrived; `selectedKeys` only
+ * names rows that exist (removing a row unselects it).
+ *
+ * Fields of a row and who writes them:
+ * - the upload (parse): uuid, articleName, filePath, fileName, files, quantity, pageCount, state 'unmatch';
+ * - the product choice and the file check (features/file-check): productId, productName,
+ *   propertyConfigId, sku, toning, customToning when a SKU is chosen; then from the check's answer
+ *   state (match | dpiAbnormal | abnormal), pageCount, addPageNum, fileArea, components (one per
+ *   component: componentName, width, height in mm, count of files) and checkResult (the answer's
+ *   message). Deleting a failed check's entry sets state 'unmatch' and clears pageCount, addPageNum,
+ *   fileArea, product, SKU, components and checkResult. 确认使用 of a resolution warning sets 'match'.
+ * - the file detail dialog and the photo sort: files (and pageCount) after a re-upload, crop,
+ *   delete or new order; 添加文件 swaps the row's uuid for the re-parsed work's (`replaceWork`).
+ * - the order table (features/works-table/components): articleName (修改作品名称), quantity, toning;
+ *   the address line and 统一设置地址: orderLocations; the batch draft restores whole rows.
+ */
+import type { CheckFileAnswer, OrderLocation } from '@portal/contract/api';
+import type { Toning, WorkState } from '@portal/contract/enums';
+import { createStore, useStore } from '../../lib/external-store.ts';
+import type { Work, WorkFile } from '../upload/api/types.ts';
+
+/** One row of the order table; grows with product selection, file check and addresses. */
+export interface WorkRow {
+  uuid: string;
+  articleName: string;
+  /** The work on the server: a file, or a folder of files (`upload/<folderId>/Book1`). */
+  filePath: string;
+  fileName: string;
+  files: readonly WorkFile[];
+  quantity: number;
+  pageCount?: number | null;
+  addPageNum?: number | null;
+  state: WorkState;
+
+  // --- Set by the product choice and the file check (features/file-check). All null (or absent)
+  // until a product is chosen; deleting a failed check's entry clears them again.
+  /** The chosen product. */
+  productId?: number | null;
+  productName?: string | null;
+  /** The chosen SKU (the product's PropertyConfig id). */
+  propertyConfigId?: number | null;
+  /** The SKU's option text: `item:value` pairs separated by semicolons (`相纸:光面;边框:无边框`). */
+  sku?: string | null;
+  /** Per component met by the check: its standard size in mm and how many of the work's files (or PDF pages) it holds. */
+  components?: readonly WorkComponent[] | null;
+  /** Sum of the files' areas in m², from the check. */
+  fileArea?: number | null;
+  /** The last check's answer message (CheckFileAnswer['message']: the passing shape or the failure wrapper). */
+  checkResult?: CheckFileAnswer['message'] | null;
+  /** Toning of the order line; starts as the SKU's default. */
+  toning?: Toning;
+  /** Whether the SKU lets the customer switch toning (the 调色 switch). */
+  customToning?: boolean | null;
+
+  // --- Set by the address line and 统一设置地址 (hubs with batchAddressParsing; features/address).
+  /** Where this work goes; the first is the one the page edits. Absent until an address is saved. */
+  orderLocations?: readonly OrderLocation[] | null;
+}
+
+/** A component of the chosen product as the check met it in a work. */
+export interface WorkComponent {
+  componentName: string;
+  /** mm */
+  width: number;
+  height: number;
+  /** Files (or PDF pages) of the work it holds. */
+  count: number;
+}
+
+export interface WorksState {
+  rows: readonly WorkRow[];
+  selectedKeys: readonly string[];
+}
+
+export const worksStore = createStore<WorksState>({ rows: [], selectedKeys: [] }, { notify: 'sync' });
+
+export function useWorks<T>(selector: (state: WorksState) => T, equal?: (a: T, b: T) => boolean): T {
+  return useStore(worksStore, selector, equal);
+}
+
+export function workRowOf(work: Work): WorkRow {
+  return {
+    uuid: work.uuid,
+    articleName: work.articleName,
+    filePath: work.filePath,
+    fileName: work.fileName,
+    files: work.files,
+    quantity: work.quantity,
+    pageCount: work.pageCount,
+    addPageNum: null,
+    state: work.state,
+  };
+}
+
+/** Appends rows; a uuid already present is updated in place instead. */
+export function addWorks(rows: readonly WorkRow[]): void {
+  if (rows.length === 0) return;
+  worksStore.setState((s) => {
+    const at = new Map(s.rows.map((row, i) => [row.uuid, i]));
+    const next = [...s.rows];
+    for (const row of rows) {
+      const i = at.get(row.uuid);
+      if (i === undefined) {
+        at.set(row.uuid, next.length);
+        next.push(row);
+      } else next[i] = { ...next[i], ...row };
+    }
+    return { ...s, rows: next };
+  });
+}
+
+export function updateWork(uuid: string, patch: Partial<Omit<WorkRow, 'uuid'>>): void {
+  worksStore.setState((s) => {
+    const i = s.rows.findIndex((row) => row.uuid === uuid);
+    if (i < 0) return s;
+    const rows = [...s.rows];
+    rows[i] = { ...(rows[i] as WorkRow), ...patch };
+    return { ...s, rows };
+  });
+}
+
+/**
+ * Puts `row` where the row `oldUuid` is, keeping its place and its check mark: the server's work
+ * behind a row was replaced by another (添加文件 re-parses the work's folder into a new work).
+ */
+export function replaceWork(oldUuid: string, row: WorkRow): void {
+  worksStore.setState((s) => {
+    const i = s.rows.findIndex((r) => r.uuid === oldUuid);
+    if (i < 0) return s;
+    const rows = s.rows.filter((r, j) => j === i || r.uuid !== row.uuid);
+    rows[rows.indexOf(s.rows[i] as WorkRow)] = row;
+    return { rows, selectedKeys: s.selectedKeys.map((k) => (k === oldUuid ? row.uuid : k)).filter((k, j, all) => all.indexOf(k) === j) };
+  });
+}
+
+export function removeWorks(uuids: readonly string[]): void {
+  const doomed = new Set(uuids);
+  worksStore.setState((s) => {
+    if (!s.rows.some((row) => doomed.has(row.uuid))) return s;
+    return {
+      rows: s.rows.filter((row) => !doomed.has(row.uuid)),
+      selectedKeys: s.selectedKeys.filter((key) => !doomed.has(key)),
+    };
+  });
+}
+
+export function setSelectedWorks(keys: readonly string[]): void {
+  worksStore.setState((s) => ({ ...s, selectedKeys: keys }));
+}
+
+export function clearWorks(): void {
+  worksStore.setState({ rows: [], selectedKeys: [] });
+}
+
+export const selectWorkByUuid = (uuid: string) => (s: WorksState): WorkRow | undefined => s.rows.find((row) => row.uuid === uuid);
+
+const indexes = new WeakMap<readonly WorkRow[], Map<string, WorkRow>>();
+/** The row with this uuid; after the first call for a given `rows` array a lookup is O(1) (the table's cells use it). */
+export function rowByUuid(state: WorksState, uuid: string): WorkRow | undefined {
+  let index = indexes.get(state.rows);
+  if (!index) {
+    index = new Map(state.rows.map((row) => [row.uuid, row]));
+    indexes.set(state.rows, index);
+  }
+  return index.get(uuid);
+}
+
+/** One change to many rows at once (统一设置地址): `patchOf` gives a row's patch, or null to leave it as it is. */
+export function updateWorks(patchOf: (row: WorkRow) => Partial<Omit<WorkRow, 'uuid'>> | null): void {
+  worksStore.setState((s) => {
+    let changed = false;
+    const rows = s.rows.map((row) => {
+      const patch = patchOf(row);
+      if (!patch) return row;
+      changed = true;
+      return { ...row, ...patch };
+    });
+    return changed ? { ...s, rows } : s;
+  });
+}

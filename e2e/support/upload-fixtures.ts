@@ -1,0 +1,118 @@
+/**
+ * Real files for the upload tests, made fresh in a temp dir: photos drawn with sharp (with a
+ * stated density, as a print file has), a zip of two folders written with yazl, a PDF from the
+ * shared corpus, a photo big enough for several chunks, and a file of a refused type.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import yazl from 'yazl';
+import { repoRoot } from './server.ts';
+
+export const CORPUS_PDF = join(repoRoot, '..', 'shared', 'corpus', 'pdf', 'qpdf_page-labels-and-outlines_30p.pdf');
+export const CORPUS_PDF_PAGES = 30;
+
+/** A 600×400 JPEG at 300 dpi showing `label` large, on a colour that changes with `hue`. */
+export async function labelledJpeg(label: string, hue: number, size = { width: 600, height: 400 }): Promise<Buffer> {
+  const { width, height } = size;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="hsl(${hue % 360}, 55%, 82%)"/>
+    <rect x="16" y="16" width="${width - 32}" height="${height - 32}" fill="none" stroke="#334" stroke-width="4"/>
+    <text x="50%" y="54%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 3)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).withMetadata({ density: 300 }).toBuffer();
+}
+
+function zipOf(entries: Array<{ name: string; data: Buffer }>, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const zip = new yazl.ZipFile();
+    for (const e of entries) zip.addBuffer(e.data, e.name);
+    zip.end();
+    const out = createWriteStream(path);
+    out.on('close', () => resolve());
+    out.on('error', reject);
+    zip.outputStream.on('error', reject);
+    zip.outputStream.pipe(out);
+  });
+}
+
+export interface UploadFixtures {
+  dir: string;
+  /** A folder of `albumCount` photos: 001.jpg … */
+  albumDir: string;
+  albumName: string;
+  albumCount: number;
+  /** A zip whose root holds two folders: two works. */
+  zipPath: string;
+  zipWorks: Array<{ name: string; files: number }>;
+  pdfPath: string;
+  pdfName: string;
+  /** A JPEG of more than two chunks. */
+  bigJpegPath: string;
+  bigJpegName: string;
+  txtPath: string;
+  cleanup(): Promise<void>;
+}
+
+export async function makeUploadFixtures(albumCount = 150): Promise<UploadFixtures> {
+  const dir = await mkdtemp(join(tmpdir(), 'portal-upload-'));
+  const albumName = '相册A';
+  const albumDir = join(dir, albumName);
+  await mkdir(albumDir);
+  const names = Array.from({ length: albumCount }, (_, i) => String(i + 1).padStart(3, '0'));
+  for (let i = 0; i < names.length; i += 16) {
+    await Promise.all(names.slice(i, i + 16).map(async (n, j) => writeFile(join(albumDir, `${n}.jpg`), await labelledJpeg(n, (i + j) * 7))));
+  }
+  // System files the page must skip without a word.
+  await writeFile(join(albumDir, '.DS_Store'), 'x');
+  await writeFile(join(albumDir, 'Thumbs.db'), 'x');
+
+  const zipPath = join(dir, '两本画册.zip');
+  const zipWorks = [
+    { name: '作品甲', files: 2 },
+    { name: '作品乙', files: 1 },
+  ];
+  await zipOf(
+    [
+      { name: '作品甲/p1.jpg', data: await labelledJpeg('甲1', 20) },
+      { name: '作品甲/p2.jpg', data: await labelledJpeg('甲2', 40) },
+      { name: '作品乙/p1.jpg', data: await labelledJpeg('乙1', 200) },
+    ],
+    zipPath,
+  );
+
+  const pdfName = '宣传册';
+  const pdfPath = join(dir, `${pdfName}.pdf`);
+  await copyFile(CORPUS_PDF, pdfPath);
+
+  // Noise does not compress: about 4.5 MB of JPEG, three chunks.
+  const bigJpegName = '大幅海报';
+  const bigJpegPath = join(dir, `${bigJpegName}.jpg`);
+  const w = 1500;
+  const h = 1200;
+  await sharp(randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .withMetadata({ density: 300 })
+    .toFile(bigJpegPath);
+
+  const txtPath = join(dir, '说明.txt');
+  await writeFile(txtPath, '这不是印刷文件\n');
+
+  return {
+    dir,
+    albumDir,
+    albumName,
+    albumCount,
+    zipPath,
+    zipWorks,
+    pdfPath,
+    pdfName,
+    bigJpegPath,
+    bigJpegName,
+    txtPath,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
