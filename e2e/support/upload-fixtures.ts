@@ -88,11 +88,11 @@ export async function makeUploadFixtures(albumCount = 150): Promise<UploadFixtur
   const pdfPath = join(dir, `${pdfName}.pdf`);
   await copyFile(CORPUS_PDF, pdfPath);
 
-  // Noise does not compress: about 4.5 MB of JPEG, three chunks.
+  // Noise does not compress: about 4.5 MB of JPEG: three chunks.
   const bigJpegName = '大幅海报';
   const bigJpegPath = join(dir, `${bigJpegName}.jpg`);
-  const w = 1500;
-  const h = 1200;
+  const w = 2000;
+  const h = 1600;
   await sharp(randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } })
     .jpeg({ quality: 100 })
     .withMetadata({ density: 300 })

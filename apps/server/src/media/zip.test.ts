@@ -335,8 +335,14 @@ describe('extraction', () => {
     ];
     const zip = await makeZip('kinds.zip', items);
     const out = path.join(dir, 'kinds-out');
-    expect(await extractZip(zip, out, LIMITS)).toEqual(items.map((i) => i.name));
+    const handed = new Map<string, Buffer | null>();
+    expect(await extractZip(zip, out, LIMITS, undefined, (entry, data) => {
+      handed.set(entry.name, data);
+    })).toEqual(items.map((i) => i.name));
     for (const it of items) expect((await readFile(path.join(out, it.name))).equals(it.data!)).toBe(true);
+    // The bytes of the entries inflated in memory are handed over; a large entry streams to disk.
+    expect(handed.get('a/b/deflated.txt')?.equals(items[1]!.data!)).toBe(true);
+    expect(handed.get('c/large.bin')).toBeNull();
   });
 
   it('refuses an entry whose CRC fails after others were written, and removes the files and folders it made', async () => {

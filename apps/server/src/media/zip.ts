@@ -49,6 +49,12 @@ export interface ZipListing {
 /** Return false to leave an entry out of the extraction. */
 export type OnZipEntry = (entry: ZipEntryInfo, index: number, total: number) => boolean | void | Promise<boolean | void>;
 
+/**
+ * Called once an entry's file is in place, with its bytes when they were held in memory (entries
+ * up to a few MiB), so that a caller can read what it needs from them instead of from the disk.
+ */
+export type OnZipWritten = (entry: ZipEntryInfo, data: Buffer | null) => void | Promise<void>;
+
 /** yauzl 3 fields that @types/yauzl (2.x) does not declare. */
 interface RawEntry extends yauzl.Entry {
   fileNameRaw?: Buffer;
@@ -275,14 +281,16 @@ const BUFFERED_ENTRY_BYTES = 4 * 1024 * 1024;
  * Validates the whole archive first (nothing is written for a refused one), then extracts a few
  * entries at a time, each to a temporary name beside its target, renamed once complete, so that
  * a reader never sees half a file. Folders are made once each. `onEntry` is called for every
- * entry in order, before it is extracted. On failure the files and folders made so far are
- * removed. Returns the written files' paths, relative to destDir, '/'-separated, in archive order.
+ * entry in order, before it is extracted; `onWritten` after each file is in place (its failure
+ * fails the extraction). On failure the files and folders made so far are removed. Returns the
+ * written files' paths, relative to destDir, '/'-separated, in archive order.
  */
 export async function extractZip(
   zipPath: string,
   destDir: string,
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   onEntry?: OnZipEntry,
+  onWritten?: OnZipWritten,
 ): Promise<string[]> {
   const root = path.resolve(destDir);
   const zipfile = await openZip(zipPath);
@@ -322,9 +330,11 @@ export async function extractZip(
       }
       const job = folder(path.dirname(target))
         .then(() => writeEntry(zipfile, archive, raw, target, budget))
-        .then(() => {
+        .then(async (data) => {
           written[i] = info.name;
-        }, (e: unknown) => {
+          await onWritten?.(info, data);
+        })
+        .catch((e: unknown) => {
           failure ??= e;
         });
       running.add(job);
@@ -400,13 +410,14 @@ async function inflateEntry(archive: { fh: FileHandle; bytes: number }, entry: y
   return data;
 }
 
+/** Writes one entry to its target; answers its bytes when they were held in memory. */
 async function writeEntry(
   zipfile: yauzl.ZipFile,
   archive: { fh: FileHandle; bytes: number },
   entry: yauzl.Entry,
   target: string,
   budget: { used: number; max: number },
-): Promise<void> {
+): Promise<Buffer | null> {
   const tmp = path.join(path.dirname(target), `.unzip-${randomUUID()}.part`);
   // Both sizes bound what is held in memory; a lying compressed size streams like a large entry.
   if (entry.uncompressedSize <= BUFFERED_ENTRY_BYTES && entry.compressedSize <= BUFFERED_ENTRY_BYTES) {
@@ -418,7 +429,7 @@ async function writeEntry(
       await rm(tmp, { force: true });
       throw e;
     }
-    return;
+    return data;
   }
   const input = await openReadStream(zipfile, entry);
   let readFailed: unknown;
@@ -428,6 +439,7 @@ async function writeEntry(
   try {
     await pipeline(input, new Meter(budget, entry.crc32), createWriteStream(tmp, { flags: 'wx' }));
     await rename(tmp, target);
+    return null;
   } catch (e) {
     await rm(tmp, { force: true });
     if (e instanceof MediaError) throw e;

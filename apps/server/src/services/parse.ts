@@ -6,7 +6,7 @@ import { productComponents, storedFiles, works as worksTable } from '../db/schem
 import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
 import { notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
-import { readImageMeta } from '../media/image.ts';
+import { IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import { extractZip } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -57,9 +57,9 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
   /**
    * The metadata read at upload for every file below (or at) a path; files without it (a zip's
    * entries) are read now, and their rows written in a few multi-row inserts, not one per file.
-   * `sizes` (from a listing) spares a stat per file.
+   * `sizes` (from a listing) spares a stat per file, `read` the images' headers already read.
    */
-  async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void, sizes?: ReadonlyMap<string, number>): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
+  async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void, sizes?: ReadonlyMap<string, number>, read?: ReadonlyMap<string, ImageMeta | Error>): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
     const known = new Map<string, { kind: string; meta: Record<string, unknown> | null }>();
     const prefixes = [...new Set(paths.map((p) => p.split('/').slice(0, 3).join('/')))];
     for (const prefix of prefixes) {
@@ -82,7 +82,9 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
           const abs = store.localPath(hubId, p);
           const size = sizes?.get(p) ?? (await store.stat(hubId, p))?.size ?? 0;
           if (kind === 'image') {
-            const im = await readImageMeta(abs);
+            const early = read?.get(p);
+            if (early instanceof Error) throw early;
+            const im = early ?? (await readImageMeta(abs));
             fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
@@ -130,18 +132,24 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const zipName = zipPath.slice(zipPath.lastIndexOf('/') + 1);
     const dest = `unzip/${zipPath.split('/')[1]}/${createHash('sha256').update(zipPath).digest('hex').slice(0, 12)}`;
     const marker = `${dest}/.extracted`;
+    const read = new Map<string, ImageMeta | Error>();
     if (!(await store.stat(hubId, marker))) {
       await store.remove(hubId, dest);
       await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
         ctx.progress(i, total * 2);
         return !isIgnored(entry.name);
+      }, async (entry, data) => {
+        // An image's headers are read from the bytes just inflated, not from the disk again.
+        if (!data || kindOf(entry.name) !== 'image') return;
+        const p = `${dest}/${entry.name}`;
+        read.set(p, await readImageMeta(store.localPath(hubId, p), { head: data.subarray(0, IMAGE_HEAD_BYTES) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
       });
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
     }
     const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker);
     const entries = listed.map((e) => e.path);
     const sizes = new Map(listed.map((e) => [e.path, e.size]));
-    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2), sizes);
+    const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2), sizes, read);
     const found = worksOfZip(dest, stripExt(zipName), files, await componentNames());
     return { works: await saveWorks(hubId, found, ctx.taskId), unsupported: [...unsupportedBelow(dest, files), ...damaged] };
   }

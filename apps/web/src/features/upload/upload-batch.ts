@@ -120,8 +120,12 @@ function onFileSettled(id: string) {
   if (item.filesDone === item.filesTotal) queueParse(item.key);
   else if (item.filesDone + item.filesFailed === item.filesTotal) {
     const failed = failedFilesOf(state, item.key);
-    const listed = failed.slice(0, FAILED_FILES_LISTED).map((f) => `${f.relativePath}：${f.error ?? MSG.uploadFailed}`);
-    if (failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件`);
+    // The server's reason when it refused a file; for a lost connection the message says it all.
+    const reason = (f: (typeof failed)[number]) => (f.error && f.error !== MSG.uploadFailed ? f.error : '');
+    const listed = item.isFolder
+      ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
+      : failed.map(reason).filter(Boolean);
+    if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
     updateCheckEntry(item.key, {
       status: 'failure',
       phase: undefined,

@@ -1,5 +1,6 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { Button, Flex, Input, Typography } from 'antd';
+import { ELLIPSIS } from '../../../lib/styles.ts';
 import { endAddressEdits, patchAddressEdit, startAddressEdit, useAddressEdit } from '../edits.ts';
 import { addressText, emptyLocation, trimLocation } from '../location.ts';
 import { RegionSelects } from './RegionSelects.tsx';
@@ -32,7 +33,7 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
       <Flex align="center" gap={12} wrap={false} style={{ minHeight: 32, minWidth: 0 }} data-testid="address-line">
         {label('收货信息')}
         {filled ? (
-          <Typography.Text ellipsis style={{ minWidth: 0 }}>
+          <Typography.Text style={ELLIPSIS}>
             {[value.contact, value.phone, addressText(value)].filter(Boolean).join('，')}
           </Typography.Text>
         ) : (

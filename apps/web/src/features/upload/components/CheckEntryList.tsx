@@ -12,6 +12,7 @@ import { Button, Empty, Flex, Popconfirm, Progress, Tag, Typography, theme } fro
 import { useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
+import { ELLIPSIS } from '../../../lib/styles.ts';
 import {
   removableIds,
   removeCheckEntries,
@@ -24,6 +25,8 @@ import { selectItem, useUploadState } from '../store.ts';
 import { parseWithoutFailed, retryEntry } from '../upload-batch.ts';
 
 const LIST_MAX_HEIGHT = 300;
+// CSS ellipsis, not Typography's: that one measures every line after render, which in a list
+// redrawn once per frame shows blank lines until it settles.
 const ROW_ESTIMATE = 64;
 
 const STATUS: Record<CheckEntryStatus, { label: string; color: string }> = {
@@ -55,13 +58,15 @@ function ActiveFile({ id }: { id: string }) {
   if (!file) return null;
   return (
     <Flex align="center" gap={8} style={{ fontSize: 12 }}>
-      <Typography.Text type="secondary" ellipsis style={{ flex: 1, minWidth: 0, fontSize: 12 }} title={file.relativePath}>
+      <Typography.Text type="secondary" style={{ ...ELLIPSIS, flex: 1, fontSize: 12 }} title={file.relativePath}>
         {file.relativePath}
       </Typography.Text>
       <Progress
         percent={percentOf(file.bytesDone, file.size)}
         size={{ width: 90, height: 4 }}
         showInfo={false}
+        // A line Progress is 100% wide by default: it would squeeze the file name out of the row.
+        style={{ width: 90, flex: 'none', margin: 0 }}
         aria-label={`${file.relativePath} 上传进度`}
       />
     </Flex>
@@ -115,7 +120,7 @@ function MessageBody({ entry }: { entry: CheckEntry }) {
         </Typography.Text>
       )}
       {entry.details?.map((line) => (
-        <Typography.Text key={line} type="secondary" ellipsis style={{ fontSize: 12 }} title={line}>
+        <Typography.Text key={line} type="secondary" style={{ ...ELLIPSIS, fontSize: 12 }} title={line}>
           {line}
         </Typography.Text>
       ))}
@@ -171,11 +176,11 @@ function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActi
       </span>
       <Flex vertical gap={4} style={{ flex: 1, minWidth: 0 }}>
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
-          <Typography.Text strong ellipsis style={{ maxWidth: '50%' }} title={entry.articleName}>
+          <Typography.Text strong style={{ ...ELLIPSIS, maxWidth: '50%' }} title={entry.articleName}>
             {entry.articleName}
           </Typography.Text>
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, flex: 1, minWidth: 0 }} title={entry.fileName}>
-            {isFolder ? <FolderOutlined /> : <FileOutlined />} {entry.fileName}
+          <Typography.Text type="secondary" style={{ ...ELLIPSIS, fontSize: 12, flex: 1 }} title={entry.fileName}>
+            {isFolder ? <FolderOutlined /> : <FileOutlined />} {isFolder ? '文件夹' : entry.fileName}
           </Typography.Text>
           <Tag color={status.color} style={{ marginInlineEnd: 0 }}>
             {status.label}

@@ -1,0 +1,479 @@
+/**
+ * The batch order, as a customer places it, in both demo hubs: upload 5寸 photos, choose 5寸照片冲印,
+ * trip each of the seven submit checks of product-spec §5 and read its message, resolve duplicate
+ * names, set addresses (hub 2), confirm on /payment1, place the order once (a double click and a
+ * replay with the same key create nothing new), and find it in /orders. Last, the order table with
+ * 2,000 works against 20 (window.__portalTest, e2e/support/works-bench.ts).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { hasTestHook, measureWorksTable, type WorksTableTiming } from '../support/works-bench.ts';
+
+// page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
+declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+
+/** 127×89 mm at 300 dpi: a 5寸 print. */
+const PASSING = { width: 1500, height: 1051 };
+/** 152.4×102 mm at 300 dpi: too big for 5寸 (±2 mm). */
+const FAILING = { width: 1800, height: 1205 };
+const UNIT_PRICE = 0.68;
+
+async function photo(label: string, hue: number, size = PASSING): Promise<Buffer> {
+  const { width, height } = size;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
+    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 4)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: 300 }).toBuffer();
+}
+
+/** The order table's rows of works with this name. */
+const rowsOf = (page: Page, name: string): Locator =>
+  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
+const rowOf = (page: Page, name: string): Locator => rowsOf(page, name).first();
+/** The address line under a work's row (hubs with batchAddressParsing). */
+const addressOf = (page: Page, name: string): Locator => rowOf(page, name).locator('xpath=following-sibling::*[1]');
+const entryOf = (page: Page, name: string): Locator => page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name });
+
+async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
+}
+
+/** Closes the toasts on screen, so the next wait cannot be satisfied by an old one. */
+async function clearToasts(page: Page): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+}
+
+async function submitExpecting(page: Page, text: string): Promise<void> {
+  await clearToasts(page);
+  await page.getByRole('button', { name: '批量下单', exact: true }).click();
+  await toast(page, text);
+}
+
+/** Uploads `paths` (one work each) and waits for their rows. */
+async function upload(page: Page, paths: string[], names: string[]): Promise<void> {
+  const before = await page.locator('.ant-table-row').count();
+  await page.getByTestId('upload-files-input').setInputFiles(paths);
+  await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 30_000 }).toBe(before + paths.length);
+  for (const name of names) await rowOf(page, name).waitFor();
+}
+
+/** Checks `rows`, chooses 5寸照片冲印 (光面, 无边框) for them and waits for the checks to settle. */
+async function chooseFivePrint(page: Page, rows: Locator[]): Promise<void> {
+  for (const row of rows) await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: '选择产品', exact: true }).click();
+  const picker = page.getByRole('dialog', { name: '选择产品' });
+  await picker.getByRole('button', { name: '5寸照片冲印' }).click();
+  const details = page.getByRole('dialog', { name: '商品详情' });
+  for (const option of [/^光面/, /^无边框/]) {
+    const button = details.getByRole('button', { name: option });
+    // A work that has the product already opens with its options chosen: clicking again would deselect.
+    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+  }
+  await details.getByRole('button', { name: '确定' }).click();
+  await details.waitFor({ state: 'hidden' });
+  for (const row of rows) {
+    await expect.poll(() => row.getByTestId('work-state').getAttribute('data-state'), { timeout: 30_000 }).not.toBe('unmatch');
+  }
+  for (const row of rows) await row.getByRole('checkbox').uncheck();
+  // The success entries leave by themselves.
+  await expect.poll(() => page.locator('[role="listitem"][data-status="start"], [role="listitem"][data-status="success"]').count(), { timeout: 15_000 }).toBe(0);
+}
+
+async function rename(page: Page, row: Locator, name: string): Promise<void> {
+  await row.getByRole('button', { name: '修改作品名称' }).click();
+  const dialog = page.getByRole('dialog', { name: '修改作品名称' });
+  await dialog.getByLabel('作品名称').fill(name);
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Picks `option` in the antd select labelled `label` inside `scope`. */
+async function pick(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+}
+
+async function token(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const raw = localStorage.getItem('jhi-authenticationToken') ?? '';
+    return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+  });
+}
+
+interface Totals {
+  pages: string;
+  files: string;
+  copies: string;
+}
+async function totals(page: Page): Promise<Totals> {
+  const text = async (id: string) => (await page.getByTestId(id).textContent()) ?? '';
+  return { pages: await text('total-pages'), files: await text('file-count'), copies: await text('total-copies') };
+}
+
+describe('the batch order', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'portal-order-'));
+    const files: Array<[string, Buffer]> = [
+      ['照片一.jpg', await photo('1', 20)],
+      ['照片二.jpg', await photo('2', 60)],
+      ['慢传照片.jpg', await photo('S', 100)],
+      ['偏大照片.jpg', await photo('BIG', 10, FAILING)],
+      ['收件甲.jpg', await photo('A', 180)],
+      ['收件乙.jpg', await photo('B', 220)],
+    ];
+    for (const [name, data] of files) await writeFile(join(dir, name), data);
+    // The same name again, from another folder: a duplicate for repeatFileNameCheck.
+    await mkdir(join(dir, 'again'));
+    await writeFile(join(dir, 'again', '照片一.jpg'), await photo('1b', 30));
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  describe('hub 1 (demo, one address for the order)', () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      ({ context, page } = await newPage(browser));
+      await login(page, server.url, 'demo', 'demo');
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+    afterEach(async (test) => {
+      if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
+    });
+
+    it('rule 3 (no rows) and rule 2 (an upload in progress)', async () => {
+      await submitExpecting(page, '请上传文件');
+
+      // Hold the chunks back until the message is seen, so the upload is still going.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/files/updateFile', async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      });
+      await page.getByTestId('upload-files-input').setInputFiles(join(dir, '慢传照片.jpg'));
+      await entryOf(page, '慢传照片').waitFor();
+      await submitExpecting(page, '文件上传中');
+      await shot(page, 'order-rule2-uploading');
+      release();
+      await page.unroute('**/api/files/updateFile');
+      await rowOf(page, '慢传照片').waitFor({ timeout: 30_000 });
+    });
+
+    it('rules 1, 6, 4 and 5, and the totals', async () => {
+      await upload(page, [join(dir, '照片一.jpg'), join(dir, '照片二.jpg'), join(dir, '偏大照片.jpg')], ['照片一', '照片二', '偏大照片']);
+
+      // Rule 6 before any product is chosen: the page count of a passing check is missing.
+      await submitExpecting(page, '慢传照片的文件校验失败');
+
+      await chooseFivePrint(page, ['慢传照片', '照片一', '照片二', '偏大照片'].map((n) => rowOf(page, n)));
+      await rowOf(page, '偏大照片').getByText('异常', { exact: true }).waitFor();
+      await rowOf(page, '照片一').getByText('已匹配', { exact: true }).waitFor();
+      // Rule 1: the failing photo's entry is still there.
+      await submitExpecting(page, '有文件上传检查异常，请处理完再继续下单');
+      await shot(page, 'order-rule1-entry');
+
+      // Deleting the entry reverts the work (no SKU, no pages): rule 6 names it.
+      await entryOf(page, '偏大照片').getByRole('button', { name: '删除' }).click();
+      await rowOf(page, '偏大照片').getByText('未匹配', { exact: true }).waitFor();
+      await submitExpecting(page, '偏大照片的文件校验失败');
+      await rowOf(page, '偏大照片').getByRole('button', { name: '删除' }).click();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
+      await rowOf(page, '偏大照片').waitFor({ state: 'detached' });
+
+      // Rule 4: an empty work name.
+      await rename(page, rowOf(page, '照片二'), '');
+      await submitExpecting(page, '作品名称不能为空');
+      await shot(page, 'order-rule4-empty-name');
+      const unnamed = page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText('（未命名）') });
+      await rename(page, unnamed, '照片二');
+
+      // Rule 5: the quantity emptied; then 3 copies of 照片二.
+      const quantity = rowOf(page, '照片二').getByLabel('订购数量');
+      await quantity.fill('');
+      await quantity.blur();
+      await submitExpecting(page, '文件的订购数量必须大于0');
+      await quantity.fill('3');
+      await quantity.blur();
+      expect(await totals(page)).toEqual({ pages: '5', files: '3', copies: '5' });
+      await shot(page, 'order-table-totals');
+    });
+
+    it('duplicates: both rows start unresolved; 保留 one, 删除 the other; then /payment1', async () => {
+      await upload(page, [join(dir, 'again', '照片一.jpg')], ['照片一']);
+      expect(await rowsOf(page, '照片一').count()).toBe(2);
+      await chooseFivePrint(page, [rowsOf(page, '照片一').nth(1)]);
+
+      await clearToasts(page);
+      await page.getByRole('button', { name: '批量下单', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: '重复文件检测' });
+      await dialog.waitFor();
+      const listed = dialog.locator('.ant-table-row');
+      expect(await listed.count()).toBe(2);
+      expect(await dialog.getByText('文件名重复', { exact: true }).count()).toBe(2);
+      await shot(page, 'order-duplicates');
+      await dialog.getByRole('button', { name: '确定' }).click();
+      await toast(page, '重复文件中还需操作，保留或删除');
+      await listed.nth(0).getByText('保留', { exact: true }).click();
+      await listed.nth(1).getByText('删除', { exact: true }).click();
+      await dialog.getByRole('button', { name: '确定' }).click();
+      await page.waitForURL('**/payment1');
+    });
+
+    it('/payment1 shows the server quote; 返回修改 restores the rows', async () => {
+      await page.getByRole('heading', { name: '确认订单' }).waitFor();
+      const rows = page.locator('.ant-table-row');
+      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+      await page.getByText('5寸照片冲印').first().waitFor();
+      await page.getByText('张伟，13800138000，广东省深圳市南山区').waitFor();
+      await page.getByTestId('total-amount').getByText(`¥${(UNIT_PRICE * 5).toFixed(2)}`).waitFor();
+      await rows.filter({ hasText: '照片二' }).getByText(`¥${(UNIT_PRICE * 3).toFixed(2)}`).waitFor();
+      const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('batchUploadOrderDraft') ?? 'null') as { deliveryMethod: string; fileList: unknown[]; location: { quantity: number } });
+      expect(draft.deliveryMethod).toBe('Unified');
+      expect(draft.fileList).toHaveLength(3);
+      expect(draft.location.quantity).toBe(5);
+      await shot(page, 'order-payment1-unified');
+
+      await page.getByRole('button', { name: '返回修改' }).click();
+      await page.waitForURL('**/batch-upload');
+      await rowOf(page, '照片二').waitFor();
+      expect(await page.locator('.ant-table-row').count()).toBe(3);
+      expect(await rowOf(page, '照片二').getByLabel('订购数量').inputValue()).toBe('3');
+      expect(await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft'))).toBeNull();
+      await page.getByRole('button', { name: '批量下单', exact: true }).click();
+      await page.waitForURL('**/payment1');
+    });
+
+    it('a refused order shows the server message; 提交订单 twice places it once', async () => {
+      // A draft the server must refuse: this hub takes one address per order (Unified).
+      const original = await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft') ?? '');
+      await page.evaluate((text) => {
+        const d = JSON.parse(text) as Record<string, unknown>;
+        localStorage.setItem('batchUploadOrderDraft', JSON.stringify({ ...d, deliveryMethod: 'Partial' }));
+      }, original);
+      await page.reload();
+      await page.getByRole('button', { name: '提交订单' }).click();
+      await page.getByTestId('place-error').getByText('该客户统一收货（Unified），不能分别填写地址').waitFor();
+      await shot(page, 'order-payment1-refused');
+      await page.evaluate((text) => localStorage.setItem('batchUploadOrderDraft', text), original);
+      await page.reload();
+
+      const button = page.getByRole('button', { name: '提交订单' });
+      await expect.poll(() => button.isEnabled(), { timeout: 15_000 }).toBe(true);
+      const sent: string[] = [];
+      page.on('request', (req) => {
+        if (new URL(req.url()).pathname === '/api/sales_order/batch') sent.push(req.postData() ?? '');
+      });
+      await button.dblclick();
+      await page.getByText('下单成功').waitFor();
+      const numbers = await page.locator('.ant-table-row td:first-child').allTextContents();
+      expect(numbers).toHaveLength(3);
+      for (const n of numbers) expect(n).toMatch(/^SO\d{8}\d{6}\d{4}$/);
+      expect(await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft'))).toBeNull();
+      await shot(page, 'order-placed');
+
+      // Whatever reached the server carried the draft's key; sending it again (a retry after a lost
+      // answer) answers the same orders and creates nothing.
+      expect(sent.length).toBeGreaterThanOrEqual(1);
+      const key = (JSON.parse(original) as { idempotencyKey: string }).idempotencyKey;
+      for (const body of sent) expect((JSON.parse(body) as { idempotencyKey: string }).idempotencyKey).toBe(key);
+      const bearer = await token(page);
+      const replay = await fetch(`${server.url}/api/sales_order/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: sent[0],
+      });
+      expect(replay.status).toBe(200);
+      const again = (await replay.json()) as { message: { orders: Array<{ salesOrderNumber: string }> } };
+      expect(again.message.orders.map((o) => o.salesOrderNumber).sort()).toEqual([...numbers].sort());
+      const listed = await fetch(`${server.url}/api/sales_order?page=0&size=100`, { headers: { authorization: `Bearer ${bearer}` } });
+      expect(listed.headers.get('x-total-count')).toBe('3');
+
+      await page.getByRole('link', { name: '查看我的订单' }).click();
+      await page.waitForURL('**/orders');
+      for (const n of numbers) await page.getByText(n, { exact: true }).waitFor();
+      await page.getByText('共3个订单').waitFor();
+      const ordered = page.locator('.ant-table-row').filter({ hasText: '照片二' });
+      await ordered.getByText(`¥${(UNIT_PRICE * 3).toFixed(2)}`).waitFor();
+      await ordered.getByText('张伟，13800138000').waitFor();
+      await shot(page, 'order-orders-page');
+    });
+
+    it('a name already ordered is listed with its order number; 删除 leaves nothing to order', async () => {
+      await page.getByRole('link', { name: '批量上传下单' }).click();
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      // The ordered works left the table.
+      expect(await page.locator('.ant-table-row').count()).toBe(0);
+      await upload(page, [join(dir, '照片一.jpg')], ['照片一']);
+      await chooseFivePrint(page, [rowOf(page, '照片一')]);
+      await page.getByRole('button', { name: '批量下单', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: '重复文件检测' });
+      await dialog.getByText(/^已下单 SO\d+/).waitFor();
+      await dialog.locator('.ant-table-row').first().getByText('删除', { exact: true }).click();
+      await clearToasts(page);
+      await dialog.getByRole('button', { name: '确定' }).click();
+      await toast(page, '请上传文件');
+      await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 10_000 }).toBe(0);
+    });
+
+    it('重置 asks first, then clears rows and uploads', async () => {
+      await upload(page, [join(dir, '照片二.jpg')], ['照片二']);
+      await page.getByRole('button', { name: '重置' }).click();
+      await page.getByText('确定重置吗？').waitFor();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
+      await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 10_000 }).toBe(0);
+      expect(await totals(page)).toEqual({ pages: '0', files: '0', copies: '0' });
+    });
+  });
+
+  describe('hub 2 (partial, an address per work)', () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      ({ context, page } = await newPage(browser));
+      await login(page, server.url, 'partial', 'partial');
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+    afterEach(async (test) => {
+      if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
+    });
+
+    it('uploads two photos and chooses 5寸照片冲印', async () => {
+      await upload(page, [join(dir, '收件甲.jpg'), join(dir, '收件乙.jpg')], ['收件甲', '收件乙']);
+      await chooseFivePrint(page, [rowOf(page, '收件甲'), rowOf(page, '收件乙')]);
+    });
+
+    it('rule 7: recipient first; 统一设置地址 without a default, and when the call fails', async () => {
+      await addressOf(page, '收件甲').getByText('未填写收货地址').waitFor();
+      // The rows keep the order the parses finished in: the first row is named.
+      const first = (await page.getByTestId('work-name').first().textContent()) ?? '';
+      await submitExpecting(page, `${first}的收件人不能为空`);
+      await shot(page, 'order-rule7-recipient');
+
+      await page.route('**/api/customer-locations/byCondition', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }));
+      await clearToasts(page);
+      await page.getByRole('button', { name: '统一设置地址' }).click();
+      await toast(page, '客户没有设置默认地址');
+      await page.unroute('**/api/customer-locations/byCondition');
+
+      await page.route('**/api/customer-locations/byCondition', (route) => route.abort());
+      await clearToasts(page);
+      await page.getByRole('button', { name: '统一设置地址' }).click();
+      await toast(page, '客户地址获取失败');
+      await page.unroute('**/api/customer-locations/byCondition');
+
+      await page.getByRole('button', { name: '统一设置地址' }).click();
+      for (const name of ['收件甲', '收件乙']) await addressOf(page, name).getByText('李娜，13900139000，浙江省杭州市西湖区 文三路 90 号东部软件园 5 号楼 402 室').waitFor();
+      await shot(page, 'order-unified-address');
+    });
+
+    it('rule 7: phone, then the address; 省/市/区 from the region calls', async () => {
+      const line = addressOf(page, '收件乙');
+      await line.getByRole('button', { name: '编辑' }).click();
+      await line.getByLabel('收件人').fill('王五');
+      await line.getByLabel('联系电话').fill('');
+      await line.getByRole('button', { name: '保存' }).click();
+      await submitExpecting(page, '收件乙的联系电话不能为空');
+
+      await line.getByRole('button', { name: '编辑' }).click();
+      await line.getByLabel('联系电话').fill('13700137000');
+      // A region call that fails says so.
+      await page.route('**/api/location-cities/findByProvince**', (route) => route.abort());
+      await clearToasts(page);
+      await pick(page, line, '省', '上海市');
+      await toast(page, '数据获取失败，请稍后重试！');
+      await page.unroute('**/api/location-cities/findByProvince**');
+      // Another province clears 市 and 区: the address is incomplete.
+      await pick(page, line, '省', '北京市');
+      await line.getByRole('button', { name: '保存' }).click();
+      await submitExpecting(page, '收件乙的收货地址不正确');
+
+      await line.getByRole('button', { name: '编辑' }).click();
+      await pick(page, line, '市', '市辖区');
+      await pick(page, line, '区', '东城区');
+      await line.getByLabel('详细地址').fill('东长安街 1 号');
+      await shot(page, 'order-address-editor');
+      await line.getByRole('button', { name: '保存' }).click();
+      await line.getByText('王五，13700137000，北京市东城区 东长安街 1 号').waitFor();
+      await shot(page, 'order-addresses');
+    });
+
+    it('orders with an address per work and shows them in /orders', async () => {
+      const [quoted] = await Promise.all([
+        page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sales_order/quote'),
+        page.getByRole('button', { name: '批量下单', exact: true }).click(),
+      ]);
+      await page.waitForURL('**/payment1');
+      await page.getByText('分别收货（每个作品单独填写收货地址）').waitFor();
+      // This hub has its own prices: the page shows the server's.
+      const quote = (await quoted.json()) as { message: { lines: Array<{ unitPrice: number; problem: string | null }>; totalAmount: number } };
+      expect(quote.message.lines.map((l) => l.problem)).toEqual([null, null]);
+      const rows = page.locator('.ant-table-row');
+      await rows.filter({ hasText: '收件乙' }).getByText('王五，13700137000，北京市东城区 东长安街 1 号').waitFor();
+      await rows.filter({ hasText: '收件甲' }).getByText(/^李娜，13900139000，浙江省杭州市西湖区/).waitFor();
+      await page.getByTestId('total-amount').getByText(`¥${quote.message.totalAmount.toFixed(2)}`).waitFor();
+      await shot(page, 'order-payment1-partial');
+      await page.getByRole('button', { name: '提交订单' }).click();
+      await page.getByText('下单成功').waitFor();
+      await page.getByRole('link', { name: '查看我的订单' }).click();
+      await page.waitForURL('**/orders');
+      const ordered = page.locator('.ant-table-row').filter({ hasText: '收件乙' });
+      await ordered.getByText('王五，13700137000').waitFor();
+      await ordered.getByText('北京市东城区 东长安街 1 号').waitFor();
+      await page.getByText('共2个订单').waitFor();
+      // The files of an order.
+      await ordered.getByRole('button', { name: /展开/ }).click();
+      await page.getByText('收件乙.jpg', { exact: true }).waitFor();
+      await shot(page, 'order-orders-partial');
+    });
+  });
+
+  it('the order table: 2,000 works against 20 (virtualised)', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await login(page, server.url, 'demo', 'demo');
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      await page.goto(`${server.url}/batch-upload?portalTest`);
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      expect(await hasTestHook(page)).toBe(true);
+      const results: WorksTableTiming[] = [];
+      for (const n of [20, 2000, 20, 2000]) results.push(await measureWorksTable(page, n));
+      const [small, large] = [results[2], results[3]] as [WorksTableTiming, WorksTableTiming];
+      console.log('order table timing (second round):', JSON.stringify({ small, large }, null, 1));
+      await mkdir(artifactsDir, { recursive: true });
+      await writeFile(join(artifactsDir, 'works-table-timing.json'), JSON.stringify(results, null, 2));
+      expect(large.rows).toBe(2000);
+      // Virtualised: the DOM holds a screenful of rows, not 2,000.
+      expect(large.domRows).toBeLessThan(60);
+      await shot(page, 'order-table-2000');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * The file preview area of 批量上传下单 against the real server: a folder of 150 photos, a zip of
+ * two folders and a PDF are uploaded in chunks, parsed (long tasks included) and become rows of
+ * the order table; 预览 shows the server's images; 删除 removes a row and its files; refused
+ * files are reported; a chunk that keeps failing fails its file, and 重试 sends only that chunk.
+ */
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { CORPUS_PDF_PAGES, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
+
+const ROWS_TIMEOUT_MS = 45_000;
+
+// page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
+declare const getComputedStyle: (el: unknown) => { color: string };
+
+/** The order table's row of a work (a virtual table: rows and cells are not <tr>/<td>). */
+const workRow = (page: Page, name: string): Locator =>
+  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
+
+/** Columns of decisions §8, after the checkbox: 作品名称 is 1, 页数 is 6, 匹配状态 is 8. */
+const cell = (row: Locator, column: number): Locator => row.locator('.ant-table-cell').nth(column);
+
+async function footerFigure(page: Page, label: string): Promise<number> {
+  const text = await page.getByRole('group', { name: '合计' }).getByText(label).locator('..').innerText();
+  return Number(text.replace(/\D+/g, ' ').trim().split(' ').at(-1));
+}
+
+/** The multipart field `name` of a chunk request, or undefined. */
+function formField(body: Buffer | null, name: string): string | undefined {
+  if (!body) return undefined;
+  const head = body.subarray(0, 4096).toString('utf8');
+  return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(head)?.[1];
+}
+
+describe('upload and parsing', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let fx: UploadFixtures;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser, fx] = await Promise.all([startServer(), launchBrowser(), makeUploadFixtures(150)]);
+    ({ context, page } = await newPage(browser));
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    await fx?.cleanup();
+  });
+
+  it('a folder of 150 photos, a zip of two folders and a PDF become rows of the order table', async () => {
+    expect(await page.getByText('请按照产品尺寸规格上传文件，否则文件校验将不通过').isVisible()).toBe(true);
+    const started = Date.now();
+    let chunkRequests = 0;
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/files/updateFile') chunkRequests++;
+    });
+
+    await page.getByTestId('upload-folder-input').setInputFiles(fx.albumDir);
+    await page.getByTestId('upload-files-input').setInputFiles([fx.zipPath, fx.pdfPath]);
+    // One summary toast per pick; it fades, so watch for it from now on.
+    const toasted = page.locator('.ant-message').getByText('上传成功').first().waitFor({ timeout: ROWS_TIMEOUT_MS });
+
+    // While it runs: an entry per top-level item, with progress.
+    const albumEntry = page.getByRole('listitem', { name: fx.albumName });
+    await albumEntry.waitFor();
+    await page.getByRole('listitem', { name: '两本画册' }).waitFor();
+    await page.getByRole('listitem', { name: fx.pdfName }).waitFor();
+    await page.getByRole('status', { name: '上传进度' }).waitFor();
+    await shot(page, 'upload-in-progress');
+
+    // The 150 photos are one item: a long task on the server, shown as 正在解析 in its entry.
+    await albumEntry.getByText(/正在解析/).waitFor({ timeout: ROWS_TIMEOUT_MS });
+    const albumUploadedMs = Date.now() - started;
+
+    for (const name of [fx.albumName, ...fx.zipWorks.map((w) => w.name), fx.pdfName]) {
+      await workRow(page, name).waitFor({ timeout: ROWS_TIMEOUT_MS });
+    }
+    const allRowsMs = Date.now() - started;
+    console.info(`150 photos + zip + pdf: uploaded (album) in ${albumUploadedMs} ms, all rows in ${allRowsMs} ms, ${chunkRequests} chunk requests`);
+    expect(chunkRequests).toBe(150 + 2);
+
+    await toasted;
+    const album = workRow(page, fx.albumName);
+    expect(await album.getByText('150个文件').isVisible()).toBe(true);
+    expect(await cell(album, 6).innerText()).toBe('150');
+    expect(await cell(workRow(page, fx.pdfName), 6).innerText()).toBe(String(CORPUS_PDF_PAGES));
+    for (const name of [fx.albumName, '作品甲', '作品乙', fx.pdfName]) {
+      const row = workRow(page, name);
+      expect(await row.getByRole('spinbutton', { name: '订购数量' }).inputValue()).toBe('1');
+      const state = cell(row, 8).getByText('未匹配', { exact: true });
+      // Red: unmatch is shown in red (product-spec §2).
+      const colour = await state.evaluate((el) => getComputedStyle(el).color);
+      const [r, g, b] = (colour.match(/\d+/g) ?? []).map(Number);
+      expect({ colour, red: (r ?? 0) > 150 && (g ?? 255) < 100 && (b ?? 255) < 100 }).toMatchObject({ red: true });
+    }
+
+    // Σ quantity × pages; Σ files; Σ copies.
+    expect(await footerFigure(page, '总页数')).toBe(150 + 2 + 1 + CORPUS_PDF_PAGES);
+    expect(await footerFigure(page, '文件数')).toBe(150 + 2 + 1 + 1);
+    expect(await footerFigure(page, '总份数')).toBe(4);
+
+    // Success entries leave by themselves.
+    await page.getByRole('list', { name: '文件检查' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await shot(page, 'upload-rows');
+  });
+
+  it('预览 shows the images of a work', async () => {
+    const [answer] = await Promise.all([
+      page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sales_order/getPreviewImg'),
+      workRow(page, fx.albumName).getByRole('button', { name: '预览' }).click(),
+    ]);
+    expect(new URL(answer.url()).searchParams.get('t')).toMatch(/^\d+$/);
+    const dialog = page.getByRole('dialog', { name: `预览：${fx.albumName}` });
+    await dialog.waitFor();
+    await dialog.getByText('共150张').waitFor();
+    const first = dialog.getByRole('img', { name: '001.jpg' });
+    await first.waitFor();
+    // The first thumbnails really loaded (the signed URL works in an <img>).
+    type Img = { complete: boolean; naturalWidth: number };
+    const loaded = (i: unknown) => (i as Img).complete && (i as Img).naturalWidth > 0;
+    await expect.poll(() => first.evaluate(loaded), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => dialog.getByRole('img', { name: '005.jpg' }).evaluate(loaded), { timeout: 20_000 }).toBe(true);
+    await shot(page, 'upload-preview');
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // A PDF: one image per page.
+    await workRow(page, fx.pdfName).getByRole('button', { name: '预览' }).click();
+    const pdfDialog = page.getByRole('dialog', { name: `预览：${fx.pdfName}` });
+    await pdfDialog.getByText(`共${CORPUS_PDF_PAGES}张`).waitFor({ timeout: 30_000 });
+    await pdfDialog.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await pdfDialog.waitFor({ state: 'hidden' });
+  });
+
+  it('删除 asks, deletes the files of the work and removes its row', async () => {
+    const row = workRow(page, fx.pdfName);
+    await row.getByRole('button', { name: '删除' }).click();
+    await page.getByText('确定删除当前文件？').waitFor();
+    const [answer] = await Promise.all([
+      page.waitForResponse((res) => new URL(res.url()).pathname === '/api/files/deleteFile'),
+      page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click(),
+    ]);
+    expect(answer.status()).toBe(200);
+    await page.locator('.ant-message').getByText('删除成功').first().waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(await footerFigure(page, '总页数')).toBe(150 + 2 + 1);
+    expect(await footerFigure(page, '总份数')).toBe(3);
+  });
+
+  it('refuses other file types and over-long paths, and uploads nothing for them', async () => {
+    let sent = 0;
+    const count = (req: { url(): string }) => {
+      if (new URL(req.url()).pathname === '/api/files/updateFile') sent++;
+    };
+    page.on('request', count);
+    await page.getByTestId('upload-files-input').setInputFiles(fx.txtPath);
+    await page.locator('.ant-message').getByText('只能上传.zip,.pdf,.png,.jpg').first().waitFor();
+    await shot(page, 'upload-wrong-type');
+
+    const longName = `${'长'.repeat(252)}.jpg`;
+    await page.getByTestId('upload-files-input').setInputFiles({ name: longName, mimeType: 'image/jpeg', buffer: Buffer.from([0xff, 0xd8, 0xff]) });
+    await page.locator('.ant-message').getByText('文件路径过长，系统无法识别').first().waitFor();
+    await page.waitForTimeout(300);
+    page.off('request', count);
+    expect(sent).toBe(0);
+    expect(await page.getByRole('list', { name: '文件检查' }).count()).toBe(0);
+  });
+
+  it('a file dropped on the drop zone is uploaded and parsed like a picked one', async () => {
+    const jpeg = (await labelledJpeg('拖', 300)).toString('base64');
+    // Built in the page (a string: e2e compiles without the DOM library): a drop carrying one file.
+    const dataTransfer = await page.evaluateHandle(`(() => {
+      const bytes = Uint8Array.from(atob(${JSON.stringify(jpeg)}), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], '拖入的照片.jpg', { type: 'image/jpeg' }));
+      return dt;
+    })()`);
+    const zone = page.getByTestId('upload-drop-zone');
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await workRow(page, '拖入的照片').waitFor({ timeout: ROWS_TIMEOUT_MS });
+    await page.locator('.ant-message').getByText('上传成功').first().waitFor();
+    await workRow(page, '拖入的照片').getByRole('button', { name: '删除' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
+    await workRow(page, '拖入的照片').waitFor({ state: 'detached' });
+  });
+
+  it('a chunk that keeps failing fails its file; 重试 sends only what is missing', async () => {
+    let failing = true;
+    const sent: string[] = [];
+    await page.route('**/api/files/updateFile', async (route) => {
+      const body = route.request().postDataBuffer();
+      const index = formField(body, 'chunkIndex') ?? '?';
+      sent.push(`${failing ? 'x' : ''}${index}`);
+      if (failing && index === '2') await route.abort('connectionreset');
+      else await route.continue();
+    });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(fx.bigJpegPath);
+      const entry = page.getByRole('listitem', { name: fx.bigJpegName });
+      await entry.waitFor();
+      // 1 try and 3 retries with back-off, then the file fails.
+      await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 20_000 });
+      await page.locator('.ant-message').getByText('上传失败，请重试！').first().waitFor();
+      expect(await entry.getAttribute('data-status')).toBe('failure');
+      expect(sent.filter((s) => s === 'x2')).toHaveLength(4);
+      expect(sent.filter((s) => s === 'x1')).toHaveLength(1);
+      expect(sent.filter((s) => s === 'x3')).toHaveLength(1);
+      await shot(page, 'upload-chunk-failed');
+
+      failing = false;
+      await entry.getByRole('button', { name: '重试' }).click();
+      await workRow(page, fx.bigJpegName).waitFor({ timeout: ROWS_TIMEOUT_MS });
+      // Chunks 1 and 3 were acknowledged before: only 2 goes again.
+      expect(sent.filter((s) => !s.startsWith('x'))).toEqual(['2']);
+      expect(await footerFigure(page, '总份数')).toBe(4);
+    } finally {
+      await page.unroute('**/api/files/updateFile');
+    }
+  });
+});
