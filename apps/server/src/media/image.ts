@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata } from './sharp.ts';
 import { MediaError } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import sharp, { type OutputInfo } from 'sharp';
+import sharp, { type OutputInfo } from './sharp.ts';
 import { MediaError } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
 import { readPdfMeta, type PdfMeta } from './pdf.ts';

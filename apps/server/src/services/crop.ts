@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../media/sharp.ts';
 import { and, eq } from 'drizzle-orm';
 import { MSG, pxToMm } from '@portal/contract';
 import type { Db } from '../db/client.ts';

@@ -41,9 +41,15 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     return typeof pages === 'number' ? pages : readPdfPageCount(store.localPath(hubId, rel));
   }
 
-  async function ensure(hubId: number, rel: string, page: number | null) {
+  /**
+   * The preview of `rel` (of its page `page`), made unless one newer than the file exists: a file
+   * uploaded again under the same path (a later chunk's bytes, a newer mtime) gets new previews.
+   */
+  async function ensure(hubId: number, rel: string, page: number | null, fileMtimeMs: number) {
     const target = previewPath(rel, page);
-    if (await store.stat(hubId, target)) return target;
+    const cached = await store.stat(hubId, target);
+    if (cached && cached.mtimeMs >= fileMtimeMs) return target;
+    if (cached && !making.has(`${hubId}:${page === null ? target : `.previews/${rel}/`}`)) await forget(hubId, rel);
     const key = `${hubId}:${page === null ? target : `.previews/${rel}/`}`;
     let job = making.get(key);
     if (!job) {
@@ -57,6 +63,9 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     if (!(await store.stat(hubId, target))) throw notFound('预览图不存在');
     return target;
   }
+
+  /** Drops the cached previews of a file whose bytes changed (crop, undo, another upload). */
+  const forget = (hubId: number, rel: string) => Promise.all([store.remove(hubId, `.previews/${rel}.jpg`), store.remove(hubId, `.previews/${rel}`)]);
 
   function link(hubId: number, rel: string, page: number | null): PreviewImage {
     const base = `/api/files/preview/${hubId}/${rel.split('/').map(encodeURIComponent).join('/')}`;
@@ -88,16 +97,16 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
       return out;
     },
     link,
-    /** Drops the cached previews of a file whose bytes changed (crop, undo). */
-    forget: (hubId: number, rel: string) => Promise.all([store.remove(hubId, `.previews/${rel}.jpg`), store.remove(hubId, `.previews/${rel}`)]),
+    forget,
     verify: (hubId: number, rel: string, exp: unknown, sig: unknown) => urls.verify(`pv:${hubId}:${rel}`, exp, sig),
     /** The preview file (made now if needed) of an image, or of one page of a PDF. */
     async open(hubId: number, rel: string, page: number | null) {
       const clean = cleanRelativePath(rel);
       const kind = kindOf(clean);
       if (kind !== 'image' && kind !== 'pdf') throw notFound('预览图不存在');
-      if (!(await store.stat(hubId, clean))) throw notFound('文件不存在');
-      const target = await ensure(hubId, clean, kind === 'pdf' ? (page ?? 1) : null);
+      const file = await store.stat(hubId, clean);
+      if (!file || file.isDirectory) throw notFound('文件不存在');
+      const target = await ensure(hubId, clean, kind === 'pdf' ? (page ?? 1) : null, file.mtimeMs);
       return store.read(hubId, target);
     },
   };

@@ -18,7 +18,7 @@ export interface FileStore {
   localPath(hubId: number, rel: string): string;
   write(hubId: number, rel: string, data: Readable | Buffer): Promise<number>;
   read(hubId: number, rel: string): ReadStream;
-  stat(hubId: number, rel: string): Promise<{ size: number; isDirectory: boolean } | null>;
+  stat(hubId: number, rel: string): Promise<{ size: number; isDirectory: boolean; mtimeMs: number } | null>;
   /** Every file below a folder, recursively, with paths relative to the hub root. */
   list(hubId: number, relDir: string): Promise<StoredEntry[]>;
   remove(hubId: number, rel: string): Promise<void>;
@@ -104,7 +104,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
     async stat(hubId, rel) {
       try {
         const s = await stat(abs(hubId, rel));
-        return { size: s.size, isDirectory: s.isDirectory() };
+        return { size: s.size, isDirectory: s.isDirectory(), mtimeMs: s.mtimeMs };
       } catch {
         return null;
       }

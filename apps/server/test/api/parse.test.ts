@@ -148,6 +148,20 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
     expect((await fetch(t.url + list[0]!.url.replace(/sig=[^&]+/, 'sig=x'))).status).toBe(403);
   });
 
+  it('makes a new preview when a file is uploaded again under the same path', async () => {
+    const f = await uploadAll([['Again/a.jpg', await jpeg(1200, 600)]]);
+    const previewSize = async () => {
+      const res = await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(`upload/${f}/Again/a.jpg`)}&t=${Date.now()}`, { token: demo });
+      const [first] = (await res.json()) as Array<{ url: string }>;
+      const meta = await sharp(Buffer.from(await (await fetch(t.url + first!.url)).arrayBuffer())).metadata();
+      return [meta.width, meta.height];
+    };
+    expect(await previewSize()).toEqual([1024, 512]);
+    const again = await uploadFile(t, demo, await jpeg(500, 1000), 'Again/a.jpg', { folderId: f });
+    expect(again.done).toBeDefined();
+    expect(await previewSize()).toEqual([500, 1000]);
+  });
+
   it('deletes a stored file or a work folder of the hub only', async () => {
     const f = await uploadAll([['Del/a.jpg', img], ['Del/b.jpg', img]]);
     const other = await t.call('POST', '/api/files/deleteFile', { token: partial, body: { filePath: `upload/${f}/Del/a.jpg` } });
