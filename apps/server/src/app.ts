@@ -57,6 +57,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const services = createServices(handle.db, config, app.log);
   app.decorate('services', services);
+  // Files a killed process of this host was assembling are given back before the first chunk comes.
+  await services.uploads.reclaimDead().then((n) => n && app.log.info({ uploads: n }, 'took back the uploads of dead processes'),
+    (err: unknown) => app.log.warn({ err }, 'could not take back the uploads of dead processes'));
   if (config.runWorker) {
     services.runner.start();
     const sweep = () => services.uploads.sweepAbandoned().catch((err) => app.log.warn({ err }, 'sweep of abandoned uploads failed'));

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { longTasks } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
+import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from './owner.ts';
 
 export type TaskContext = {
   taskId: string;
@@ -31,7 +31,7 @@ const MAX_ATTEMPTS = 3;
  */
 export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H; log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void }; pollMs?: number; concurrency?: number }) {
   const { db, handlers, log } = deps;
-  const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const workerId = PROCESS_OWNER;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 2;
   let running = 0;
@@ -120,6 +120,21 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
     if (!stopped && !timer) timer = setTimeout(tick, pollMs);
   }
 
+  /**
+   * A task leased by a process of this host that is gone (killed, crashed: see isDeadHere) is free now rather than
+   * when its lease runs out, so a restart goes on with the customer's parse at once. Leases of
+   * other hosts are left to run out: their processes cannot be seen from here.
+   */
+  async function reclaimDead() {
+    const held = await db.select({ id: longTasks.id, lockedBy: longTasks.lockedBy }).from(longTasks)
+      .where(and(eq(longTasks.status, 'running'), sql`${longTasks.lockedBy} like ${`${HOST_PREFIX}%`}`, sql`${longTasks.lockedUntil} > now()`));
+    const dead = held.filter((t) => isDeadHere(t.lockedBy));
+    for (const t of dead) {
+      await db.update(longTasks).set({ lockedUntil: null }).where(and(eq(longTasks.id, t.id), eq(longTasks.lockedBy, t.lockedBy!)));
+    }
+    if (dead.length) log.info({ tasks: dead.map((t) => t.id) }, 'took back the tasks of dead processes');
+  }
+
   function poke() {
     if (stopped) return;
     if (timer) clearTimeout(timer);
@@ -138,10 +153,11 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
       const [t] = await db.select().from(longTasks).where(and(eq(longTasks.id, id), eq(longTasks.hubId, hubId)));
       return t;
     },
+    /** Starts claiming, after taking back the leases of this host's dead processes (see reclaimDead). */
     start() {
       if (!stopped) return;
       stopped = false;
-      poke();
+      reclaimDead().catch((err: unknown) => log.error({ err }, 'could not reclaim the tasks of dead processes')).finally(poke);
     },
     /** Stops claiming; waits for running tasks (up to graceMs), then abandons them to be re-run. */
     async stop(graceMs = 20_000) {
@@ -151,6 +167,8 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
       const timeout = new Promise((r) => setTimeout(r, graceMs).unref());
       await Promise.race([all, timeout]);
       abort.abort();
+      // What is still running here is given back at once, for the next process to take.
+      await db.update(longTasks).set({ lockedUntil: null }).where(and(eq(longTasks.lockedBy, workerId), eq(longTasks.status, 'running'))).catch(() => {});
     },
   };
 }

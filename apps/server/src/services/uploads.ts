@@ -9,6 +9,7 @@ import { storedFiles, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
 import { IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
+import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import type { FileStore, PartFile } from '../storage/file-store.ts';
@@ -128,12 +129,14 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   const recordChunk = db.insert(uploads).values({
     hubId: sql.placeholder('hubId'), folderId: sql.placeholder('folderId'), identifier: sql.placeholder('identifier'),
     filePath: sql.placeholder('filePath'), size: sql.placeholder('size'), chunkTotal: sql.placeholder('chunkTotal'),
-    receivedChunks: sql`${sql.placeholder('chunk')}::jsonb`, status: sql`${sql.placeholder('status')}`,
+    receivedChunks: sql`${sql.placeholder('chunk')}::jsonb`, status: sql`${sql.placeholder('status')}`, claimedBy: PROCESS_OWNER,
   }).onConflictDoUpdate({
     target: [uploads.hubId, uploads.folderId, uploads.identifier],
     set: {
       receivedChunks: sql`case when ${has} then ${uploads.receivedChunks} else ${uploads.receivedChunks} || ${sql.placeholder('chunk')}::jsonb end`,
       status: sql`case when jsonb_array_length(${uploads.receivedChunks}) + (case when ${has} then 0 else 1 end) >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
+      // The last process to record a chunk: the claimant once the row says 'assembling'.
+      claimedBy: PROCESS_OWNER,
       updatedAt: sql`now()`,
     },
     setWhere: sql`${sameFile} and (${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`,
@@ -326,6 +329,20 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       } catch (err) {
         throw fromServer(err);
       }
+    },
+
+    /**
+     * Gives back the files a dead process of this host was assembling (see jobs/owner.ts), so the
+     * chunk its customer sends again completes the file at once, not after STALE_ASSEMBLY_SECONDS.
+     */
+    async reclaimDead() {
+      const held = await db.select({ id: uploads.id, claimedBy: uploads.claimedBy }).from(uploads)
+        .where(and(eq(uploads.status, 'assembling'), sql`${uploads.claimedBy} like ${`${HOST_PREFIX}%`}`));
+      const dead = held.filter((u) => isDeadHere(u.claimedBy));
+      for (const u of dead) {
+        await db.update(uploads).set({ status: 'receiving' }).where(and(eq(uploads.id, u.id), eq(uploads.status, 'assembling'), eq(uploads.claimedBy, u.claimedBy!)));
+      }
+      return dead.length;
     },
 
     /** Removes unfinished uploads not touched for the configured age, with their bytes. */

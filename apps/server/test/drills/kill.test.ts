@@ -96,9 +96,10 @@ describe.concurrent('kill -9 and restart', () => {
         const answers = await Promise.all([...missing, ...resend].map((k) => postChunk(c.url, token, f, k)));
         for (const a of answers) expect(a.status, `${f.filePath}: ${JSON.stringify(a.body)}`).toBe(200);
         done[i] = answers.find(isDone);
-        // An assembly cut by the kill is taken over once its claim is stale; until then a chunk answers 200.
-        for (let tries = 0; !done[i] && tries < 30; tries++) {
-          await sleep(5000);
+        // An assembly cut by the kill was given back when the new process started (its claimant is
+        // dead), so a chunk sent again completes it now, not after the 120 s stale-claim wait.
+        for (let tries = 0; !done[i] && tries < 20; tries++) {
+          await sleep(250);
           const again = await postChunk(c.url, token, f, 1);
           expect(again.status, JSON.stringify(again.body)).toBe(200);
           if (isDone(again)) done[i] = again;
@@ -150,6 +151,8 @@ describe.concurrent('kill -9 and restart', () => {
       }
       const recoveredMs = Date.now() - killedAt;
       expect(end?.message.status, `the task did not finish after the restart:\n${c.server.output()}`).toBe('finished');
+      // The new process took the dead one's task back at start, not when its 60 s lease ran out.
+      expect(recoveredMs, 'the task waited for the dead process\'s lease to run out').toBeLessThan(60_000);
       const works = end!.message.jsonContent!.works;
       expect(works.map((w) => [w.articleName, w.files.length])).toEqual([['A', 100], ['B', 100], ['C', 100]]);
       for (const w of works) expect(w.files.map((f) => f.fileName)).toEqual(Array.from({ length: 100 }, (_, i) => `${i + 1}.jpg`));

@@ -16,6 +16,8 @@ export const uploads = pgTable('uploads', {
   receivedChunks: jsonb('received_chunks').$type<number[]>().notNull().default([]),
   status: text('status', { enum: ['receiving', 'assembling', 'done', 'failed'] }).notNull().default('receiving'),
   error: text('error'),
+  /** The process assembling the file (jobs/owner.ts) while status is 'assembling'. */
+  claimedBy: text('claimed_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('uploads_identity_uq').on(t.hubId, t.folderId, t.identifier), index('uploads_updated_idx').on(t.status, t.updatedAt)]);
