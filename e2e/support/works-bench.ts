@@ -1,8 +1,9 @@
 /**
  * Measures the order table with N works without uploading N files: the page, opened with
  * `?portalTest`, offers `window.__portalTest` (apps/web/src/features/works-table/components/test-hook.ts),
- * whose `addWorks` puts synthetic rows into the works store. Used by e2e/tests/order.test.ts to
- * compare 2,000 rows with 20; the bench can call `measureWorksTable` the same way.
+ * whose `addWorks` puts synthetic rows into the works store. Used by e2e/tests/order.test.ts (2,000
+ * rows stay a screenful in the DOM) and by bench/benchmarks/browser-rows.ts (render and scroll
+ * times of 2,000 rows against 20).
  */
 import type { Page } from 'playwright-core';
 
@@ -22,6 +23,15 @@ declare const document: { querySelectorAll(selector: string): { length: number }
 declare function requestAnimationFrame(callback: (time: number) => void): number;
 declare const Event: new (type: string, init?: { bubbles?: boolean }) => unknown;
 declare const HTMLInputElement: { prototype: object };
+interface TaskEntry {
+  startTime: number;
+  duration: number;
+}
+declare const PerformanceObserver: new (callback: (list: { getEntries(): TaskEntry[] }) => void) => {
+  observe(options: { type: string; buffered?: boolean }): void;
+  takeRecords(): TaskEntry[];
+  disconnect(): void;
+};
 
 interface Hook {
   addWorks(rows: unknown[]): number;
@@ -62,14 +72,34 @@ export interface WorksTableTiming {
   renderMs: number;
   /** Rows in the DOM after rendering: what virtualisation keeps small. */
   domRows: number;
-  /** Frames while the body is scrolled from top to bottom in steps. */
+  /** Frames while the body is scrolled from top to bottom in steps (0 when not scrolled). */
   scrollFrames: number;
+  /** From the first step to the frame after the last. */
+  scrollMs: number;
   scrollFrameMedianMs: number;
   scrollFrameP95Ms: number;
   scrollFrameMaxMs: number;
+  /** Main-thread tasks over 50 ms while scrolling (Long Tasks API), and the longest (0 when none). */
+  scrollLongTasks: number;
+  scrollLongestTaskMs: number;
+  /** Rows in the DOM at the bottom of the table. */
+  domRowsAtBottom: number;
   /** Synchronous work of one keystroke in a 订购数量 input (event handling and React's render), median of 20. */
   keystrokeMedianMs: number;
   keystrokeMaxMs: number;
+}
+
+export interface MeasureOptions {
+  /**
+   * Scroll the body from top to bottom, one step per animation frame: 'half' a body height per
+   * step (the default), 'page' a whole body height (every frame brings a screenful of new rows),
+   * or false not to scroll.
+   */
+  scroll?: 'half' | 'page' | false;
+  /** At least this many scroll steps: a short table is scrolled down and up again until then (default 0). */
+  minSteps?: number;
+  /** Time 20 keystrokes in the first row's 订购数量 (default true). */
+  keystrokes?: boolean;
 }
 
 /** Is the test door open? (The page must have been opened with `?portalTest`.) */
@@ -78,12 +108,15 @@ export async function hasTestHook(page: Page): Promise<boolean> {
 }
 
 /** Replaces the table's rows with `count` synthetic works and times the table. */
-export async function measureWorksTable(page: Page, count: number): Promise<WorksTableTiming> {
+export async function measureWorksTable(page: Page, count: number, options: MeasureOptions = {}): Promise<WorksTableTiming> {
   const rows = syntheticWorks(count);
   await page.evaluate(() => window.__portalTest?.clearWorks());
   await page.waitForFunction(() => document.querySelectorAll('.ant-table-row').length === 0);
+  const scroll = options.scroll ?? 'half';
+  const keystrokes = options.keystrokes ?? true;
+  const minSteps = options.minSteps ?? 0;
 
-  return page.evaluate(async (data) => {
+  return page.evaluate(async ({ data, scroll, keystrokes, minSteps }) => {
     const hook = window.__portalTest;
     if (!hook) throw new Error('open the page with ?portalTest');
     const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
@@ -104,24 +137,48 @@ export async function measureWorksTable(page: Page, count: number): Promise<Work
 
     const holder = document.querySelector('.ant-table-tbody-virtual-holder') ?? document.querySelector('.ant-table-body');
     const frames: number[] = [];
-    if (holder) {
-      const step = Math.max(120, holder.clientHeight / 2);
-      let last = await frame();
-      for (let top = 0; top <= holder.scrollHeight; top += step) {
+    const tasks: TaskEntry[] = [];
+    let scrollMs = 0;
+    let domRowsAtBottom = 0;
+    if (holder && scroll) {
+      // Buffered: tasks are reported a little after they end; takeRecords() collects the rest.
+      const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+      observer.observe({ type: 'longtask', buffered: true });
+      const step = scroll === 'page' ? Math.max(120, holder.clientHeight) : Math.max(120, holder.clientHeight / 2);
+      const s0 = await frame();
+      let last = s0;
+      // Until the bottom (the height is read again each step, as the list measures its rows),
+      // then down and up again while fewer than minSteps steps were taken.
+      let top = 0;
+      let down = true;
+      for (;;) {
+        const bottom = holder.scrollHeight - holder.clientHeight;
+        top = down ? Math.min(bottom, top + step) : Math.max(0, top - step);
         holder.scrollTop = top;
         holder.dispatchEvent(new Event('scroll'));
         const now = await frame();
         frames.push(now - last);
         last = now;
+        if (top >= bottom && frames.length >= minSteps) break;
+        if (top >= bottom || top <= 0) down = !down;
       }
+      await frame();
+      scrollMs = last - s0;
+      domRowsAtBottom = document.querySelectorAll('.ant-table-row').length;
+      tasks.push(...observer.takeRecords());
+      observer.disconnect();
+      // Only the tasks that overlap the scroll (the buffer holds older ones).
+      const during = tasks.filter((t) => t.startTime + t.duration > s0 && t.startTime < last);
+      tasks.length = 0;
+      tasks.push(...during);
       holder.scrollTop = 0;
       holder.dispatchEvent(new Event('scroll'));
       await frame();
       await frame();
     }
-    const scroll = stats(frames);
+    const scrolled = stats(frames);
 
-    const input = document.querySelector('.ant-table-row input[aria-label="订购数量"]');
+    const input = keystrokes ? document.querySelector('.ant-table-row input[aria-label="订购数量"]') : null;
     const keys: number[] = [];
     if (input) {
       // React tracks the value: set it the way the browser does, then tell it with an input event.
@@ -142,11 +199,15 @@ export async function measureWorksTable(page: Page, count: number): Promise<Work
       renderMs: round(renderMs),
       domRows,
       scrollFrames: frames.length,
-      scrollFrameMedianMs: round(scroll.median),
-      scrollFrameP95Ms: round(scroll.p95),
-      scrollFrameMaxMs: round(scroll.max),
+      scrollMs: round(scrollMs),
+      scrollFrameMedianMs: round(scrolled.median),
+      scrollFrameP95Ms: round(scrolled.p95),
+      scrollFrameMaxMs: round(scrolled.max),
+      scrollLongTasks: tasks.length,
+      scrollLongestTaskMs: round(Math.max(0, ...tasks.map((t) => t.duration))),
+      domRowsAtBottom,
       keystrokeMedianMs: round(key.median),
       keystrokeMaxMs: round(key.max),
     };
-  }, rows);
+  }, { data: rows, scroll, keystrokes, minSteps });
 }

@@ -6,6 +6,11 @@
  *
  * Invariants (kept by the actions below, the only writers):
  * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums every file;
+ * - `files` and `items` are tables the actions update in place: an entry is replaced by a new
+ *   object when it changes (never changed itself), and the state around the tables is a new object
+ *   on every change, so selectors of an entry and subscribers work as with immutable state.
+ *   Copying a table of 10,000 files on every chunk answer cost milliseconds per answer and kept
+ *   the page busy for as long as such a folder uploaded (bench/benchmarks/browser-pick.ts);
  * - a file counts in `filesDone` xor `filesFailed` xor neither (queued or uploading);
  * - `active` lists the files whose status is 'uploading', in the order they started.
  */
@@ -113,23 +118,15 @@ export interface NewUploadItem {
 /** Adds the items of a pick with all their files queued. */
 export function addUploadItems(newItems: readonly NewUploadItem[]): void {
   uploadStore.setState((s) => {
-    const files = { ...s.files };
-    const items = { ...s.items };
+    const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
     let overall = s.overall;
     for (const item of newItems) {
-      let sums = emptySums();
+      let bytesTotal = 0;
       for (const f of item.files) {
-        const file: UploadFileState = {
-          ...f,
-          batchId: item.batchId,
-          itemKey: item.key,
-          chunksDone: 0,
-          bytesDone: 0,
-          status: 'queued',
-        };
-        files[f.id] = file;
-        sums = addSums(sums, weight(file), 1);
+        files[f.id] = { ...f, batchId: item.batchId, itemKey: item.key, chunksDone: 0, bytesDone: 0, status: 'queued' };
+        bytesTotal += f.size;
       }
+      const sums: Sums = { ...emptySums(), filesTotal: item.files.length, bytesTotal };
       items[item.key] = {
         key: item.key,
         batchId: item.batchId,
@@ -141,38 +138,34 @@ export function addUploadItems(newItems: readonly NewUploadItem[]): void {
       };
       overall = addSums(overall, sums, 1);
     }
-    return { ...s, files, items, overall };
+    return { ...s, overall };
   });
 }
 
 /** Changes one file and keeps its item's and the overall sums in step. */
 export function patchUploadFile(id: string, patch: Partial<Omit<UploadFileState, 'id' | 'batchId' | 'itemKey'>>): void {
   uploadStore.setState((s) => {
-    const before = s.files[id];
+    const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
+    const before = files[id];
     if (!before) return s;
     const after: UploadFileState = { ...before, ...patch };
-    const item = s.items[before.itemKey];
+    const item = items[before.itemKey];
     const delta = <T extends Sums>(sums: T): T => addSums(addSums(sums, weight(before), -1), weight(after), 1);
     let active = s.active;
     if (before.status !== 'uploading' && after.status === 'uploading') active = [...active, id];
     else if (before.status === 'uploading' && after.status !== 'uploading') active = active.filter((a) => a !== id);
-    return {
-      ...s,
-      files: { ...s.files, [id]: after },
-      items: item ? { ...s.items, [item.key]: delta(item) } : s.items,
-      overall: delta(s.overall),
-      active,
-    };
+    files[id] = after;
+    if (item) items[item.key] = delta(item);
+    return { ...s, overall: delta(s.overall), active };
   });
 }
 
 /** Forgets items and their files (parsed, or deleted by the customer). */
 export function removeUploadItems(keys: readonly string[]): void {
   uploadStore.setState((s) => {
-    const doomed = keys.filter((k) => s.items[k]);
+    const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
+    const doomed = keys.filter((k) => items[k]);
     if (doomed.length === 0) return s;
-    const files = { ...s.files };
-    const items = { ...s.items };
     let overall = s.overall;
     const gone = new Set<string>();
     for (const key of doomed) {
@@ -187,7 +180,7 @@ export function removeUploadItems(keys: readonly string[]): void {
       delete items[key];
     }
     const active = s.active.some((id) => gone.has(id)) ? s.active.filter((id) => !gone.has(id)) : s.active;
-    return { ...s, files, items, overall, active };
+    return { ...s, overall, active };
   });
 }
 

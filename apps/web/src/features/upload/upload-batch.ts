@@ -18,6 +18,7 @@
  */
 import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
+import { yieldToMain } from '../../lib/yield.ts';
 import { addWorks, workRowOf } from '../works-table/store.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry } from './check-entries.ts';
@@ -202,9 +203,12 @@ export function uploadPicked(picked: readonly PickedFile[], context: UploadConte
   groups.forEach((group, itemIndex) => {
     const key = `${batchId}/${group.name}`;
     const files = group.files.map((p) => {
-      const id = randomUuid();
+      // Unique on the page and within the batch's folderId, which is all the server asks of an
+      // identifier; a uuid per file cost 45 ms for a folder of 10,000.
+      const id = `${batchId}-${fileIndex}`;
+      const size = p.file.size;
       jobs.push({ id, file: p.file, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
-      return { id, relativePath: p.relativePath, size: p.file.size, chunkTotal: chunkCount(p.file.size) };
+      return { id, relativePath: p.relativePath, size, chunkTotal: chunkCount(size) };
     });
     newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
   });
@@ -221,7 +225,12 @@ export function uploadPicked(picked: readonly PickedFile[], context: UploadConte
       uploadItemKey: item.key,
     })),
   );
-  uploader.add(jobs);
+  // The sending starts in a task of its own: the pick's task (a folder of 10,000 files) ends with
+  // the files listed, and the uploader's bookkeeping for them does not lengthen it.
+  void yieldToMain().then(() => {
+    const { files } = uploadStore.getState();
+    uploader.add(jobs.filter((job) => files[job.id]));
+  });
   return { accepted: screened.accepted.length, items: newItems.length };
 }
 

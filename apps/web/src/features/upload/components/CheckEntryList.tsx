@@ -9,7 +9,7 @@ import {
 import type { CheckEntryStatus } from '@portal/contract/enums';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Empty, Flex, Popconfirm, Progress, Tag, Typography, theme } from 'antd';
-import { useRef, type ReactNode } from 'react';
+import { useDeferredValue, useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { ELLIPSIS } from '../../../lib/styles.ts';
@@ -214,7 +214,9 @@ export interface CheckEntryListProps {
 
 /** The file-check entries (product-spec §3, §4), virtualised: a pick of 2,000 photos is 2,000 entries. */
 export function CheckEntryList({ renderActions }: CheckEntryListProps) {
-  const ids = useCheckEntries((s) => s.ids);
+  // Deferred: the list's first appearance (antd's Progress, Tag and their styles) renders in a
+  // background pass, not in the task that lists a pick of thousands of files.
+  const ids = useDeferredValue(useCheckEntries((s) => s.ids));
   const hasProblems = useCheckEntries(selectHasProblems);
   const { token } = theme.useToken();
   const scroller = useRef<HTMLDivElement>(null);

@@ -1,8 +1,8 @@
-import { CloudUploadOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, FolderOpenOutlined, LoadingOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Flex, Typography, theme } from 'antd';
 import { useRef, useState, type DragEvent } from 'react';
 import { entriesOf, readDropped } from '../lib/drop.ts';
-import { pickedFromFileList, type PickedFile } from '../lib/pick.ts';
+import { pickedFromFileList, readSizes, type PickedFile } from '../lib/pick.ts';
 
 const ACCEPT = '.zip,.pdf,.png,.jpg,.jpeg';
 
@@ -13,17 +13,32 @@ export interface DropZoneProps {
 
 /**
  * 上传文件 (files), 上传文件夹 (a folder, through a `webkitdirectory` input) and a zone that takes
- * dropped files and folders. Each pick or drop is handed over as one list with relative paths.
+ * dropped files and folders. Each pick or drop is handed over as one list with relative paths,
+ * once every file's size is known: that reading takes seconds for a folder of thousands of files
+ * (lib/pick.ts readSizes, lib/drop.ts), and is done in slices that leave the page responsive,
+ * with 正在读取文件… shown meanwhile.
  */
 export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
   const { token } = theme.useToken();
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  const [reading, setReading] = useState(0);
   const depth = useRef(0);
 
+  /** Hands the files over once their sizes are read; `reading` counts the picks still being read. */
+  const handOver = (files: Promise<PickedFile[]> | PickedFile[]) => {
+    setReading((n) => n + 1);
+    void Promise.resolve(files)
+      .then(async (picked) => {
+        await readSizes(picked);
+        if (picked.length > 0) onPicked(picked);
+      })
+      .finally(() => setReading((n) => n - 1));
+  };
+
   const take = (input: HTMLInputElement) => {
-    if (input.files && input.files.length > 0) onPicked(pickedFromFileList(input.files));
+    if (input.files && input.files.length > 0) handOver(pickedFromFileList(input.files));
     // Picking the same files again must fire `change` again.
     input.value = '';
   };
@@ -49,10 +64,7 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
     setOver(false);
     if (disabled) return;
     // The entries must be taken now: the DataTransfer is emptied once this handler returns.
-    const dropped = entriesOf(e.dataTransfer);
-    void readDropped(dropped).then((files) => {
-      if (files.length > 0) onPicked(files);
-    });
+    handOver(readDropped(entriesOf(e.dataTransfer)));
   };
 
   return (
@@ -86,6 +98,11 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
         <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>
           支持 .zip、.pdf、.png、.jpg、.jpeg 格式，可上传整个文件夹
         </Typography.Text>
+        {reading > 0 && (
+          <Typography.Text type="secondary" role="status" style={{ fontSize: 12 }}>
+            <LoadingOutlined /> 正在读取文件…
+          </Typography.Text>
+        )}
       </Flex>
       <input
         ref={filesInput}

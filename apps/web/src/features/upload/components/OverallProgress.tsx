@@ -1,11 +1,13 @@
 import { Flex, Progress, Typography } from 'antd';
+import { useDeferredValue } from 'react';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { selectIsUploading, selectOverall, useUploadState } from '../store.ts';
 
 /** The sum of every upload in progress; hidden when nothing is being sent. */
 export function OverallProgress() {
   const overall = useUploadState(selectOverall);
-  const busy = useUploadState(selectIsUploading);
+  // Deferred, as the file-check list: it first shows up in the frame that lists a whole pick.
+  const busy = useDeferredValue(useUploadState(selectIsUploading));
   if (!busy) return null;
   const { filesDone, filesFailed, filesTotal, bytesDone, bytesTotal } = overall;
   return (

@@ -3,6 +3,7 @@
  * upload rules, decisions §4 ignored files). Pure functions: no DOM beyond the File objects.
  */
 import { LIMITS } from '@portal/contract/enums';
+import { SLICE_MS, yieldToMain } from '../../../lib/yield.ts';
 
 /** A picked file and its path as picked: `photo.jpg`, or `Book1/sub/p01.jpg` inside a folder. */
 export interface PickedFile {
@@ -96,4 +97,22 @@ export function itemArticleName(item: Pick<UploadItem, 'name' | 'isFolder'>): st
 /** Files from an `<input type=file>`: webkitdirectory inputs give each file's path below the picked folder. */
 export function pickedFromFileList(list: FileList | readonly File[]): PickedFile[] {
   return Array.from(list, (file) => ({ file, relativePath: file.webkitRelativePath || file.name }));
+}
+
+/**
+ * Reads every file's `size` once, a slice at a time, yielding to the page in between. Chromium
+ * gives a file picked through `<input type=file>` its size with a synchronous call to the browser
+ * process the first time `size` is read (≈ 0.3 ms; then it is kept): the screening of a folder of
+ * 10,000 photos read them all in one task and froze the page for seconds
+ * (bench/benchmarks/browser-pick.ts). Files read from dropped entries know their size already.
+ */
+export async function readSizes(files: readonly PickedFile[]): Promise<void> {
+  let sliceStart = performance.now();
+  for (const picked of files) {
+    void picked.file.size;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToMain();
+      sliceStart = performance.now();
+    }
+  }
 }

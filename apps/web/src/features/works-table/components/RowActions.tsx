@@ -3,6 +3,7 @@ import { App, Button, Flex, Popconfirm } from 'antd';
 import { memo, useState } from 'react';
 import { deleteStoredFile } from '../../upload/api/delete-file.ts';
 import { removeWorks, rowByUuid, worksStore } from '../store.ts';
+import { useControlsReady } from './cells.tsx';
 
 export interface RowActionsProps {
   uuid: string;
@@ -11,10 +12,16 @@ export interface RowActionsProps {
   onReselect?: (uuid: string) => void;
 }
 
-/** 重选产品, 预览, 删除 (the stored file too; 确定删除当前文件？ first). */
+/**
+ * 重选产品, 预览, 删除 (the stored file too; 确定删除当前文件？ first). The buttons come just after
+ * the row, a lookalike until then (useControlsReady); the Popconfirm is mounted only once 删除 is
+ * clicked: every row of a scrolled screenful would otherwise mount a popup trigger.
+ */
 export const RowActions = memo(function RowActions({ uuid, onPreview, onReselect }: RowActionsProps) {
   const { message } = App.useApp();
   const [deleting, setDeleting] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const ready = useControlsReady();
 
   const onDelete = async () => {
     const row = rowByUuid(worksStore.getState(), uuid);
@@ -32,6 +39,23 @@ export const RowActions = memo(function RowActions({ uuid, onPreview, onReselect
     }
   };
 
+  if (!ready) {
+    return (
+      <span className="works-ph-actions" aria-hidden>
+        <span className={onReselect ? undefined : 'works-ph-disabled'}>重选产品</span>
+        <span>预览</span>
+        <span className="works-ph-danger">删除</span>
+      </span>
+    );
+  }
+
+  const deleteButton = (
+    // Once the Popconfirm is there, its trigger opens and closes it.
+    <Button type="link" size="small" danger loading={deleting} onClick={asking ? undefined : () => setAsking(true)}>
+      删除
+    </Button>
+  );
+
   return (
     <Flex gap={0} wrap={false}>
       <Button type="link" size="small" disabled={!onReselect} onClick={() => onReselect?.(uuid)}>
@@ -40,18 +64,24 @@ export const RowActions = memo(function RowActions({ uuid, onPreview, onReselect
       <Button type="link" size="small" onClick={() => onPreview(uuid)}>
         预览
       </Button>
-      <Popconfirm
-        title={MSG.deleteConfirm}
-        okText="确定"
-        cancelText="取消"
-        okButtonProps={{ danger: true, loading: deleting }}
-        onConfirm={onDelete}
-        onCancel={() => void message.info(MSG.deleteFailed)}
-      >
-        <Button type="link" size="small" danger loading={deleting}>
-          删除
-        </Button>
-      </Popconfirm>
+      {asking || deleting ? (
+        <Popconfirm
+          open={asking}
+          onOpenChange={(open) => {
+            if (!open) setAsking(false);
+          }}
+          title={MSG.deleteConfirm}
+          okText="确定"
+          cancelText="取消"
+          okButtonProps={{ danger: true, loading: deleting }}
+          onConfirm={onDelete}
+          onCancel={() => void message.info(MSG.deleteFailed)}
+        >
+          {deleteButton}
+        </Popconfirm>
+      ) : (
+        deleteButton
+      )}
     </Flex>
   );
 });

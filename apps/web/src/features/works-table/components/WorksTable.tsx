@@ -4,6 +4,7 @@ import { shallowEqual } from '../../../lib/external-store.ts';
 import { rowByUuid, setSelectedWorks, useWorks, worksStore } from '../store.ts';
 import {
   AddPageCell,
+  DeferredCheckbox,
   FileSizeCell,
   NameCell,
   PageCountCell,
@@ -95,6 +96,7 @@ export function WorksTable({ renderAddress, onReselect, height = 560 }: WorksTab
         rowSelection={{
           columnWidth: 48,
           selectedRowKeys: selectedKeys as string[],
+          renderCell: (checked, _row, _index, node) => <DeferredCheckbox checked={checked}>{node}</DeferredCheckbox>,
           onChange: (keys) => setSelectedWorks(keys.map(String)),
         }}
         expandable={

@@ -1,15 +1,38 @@
 import type { WorkState } from '@portal/contract/enums';
 import { EditOutlined } from '@ant-design/icons';
-import { Button, Flex, InputNumber, Switch, Typography } from 'antd';
-import { memo } from 'react';
-import { ELLIPSIS } from '../../../lib/styles.ts';
+import { InputNumber, Switch } from 'antd';
+import { memo, useDeferredValue, type ReactNode } from 'react';
 import { rowByUuid, updateWork, useWorks, type WorkRow } from '../store.ts';
 
 /**
  * The cells of the order table. Each subscribes to the one field it shows, by uuid, so a change
  * to one row (a keystroke in 订购数量) re-renders that row's cell and nothing else; the table
  * itself re-renders only when rows come, go or are selected.
+ *
+ * Keep in mind: a scroll of the virtual table mounts a screenful of new rows in one frame, so a
+ * cell must be cheap to mount. Text is plain spans with the `works-*` classes of styles.css (antd's
+ * colours through its CSS variables), not Typography.Text, Flex or Button: each of those runs its
+ * own style, token and resize hooks, and 2,000 rows scrolled by the scrollbar took frames of
+ * 100-250 ms with them (bench/benchmarks/browser-rows.ts). The controls (订购数量, 调色, the row's
+ * buttons and check box) come a moment later (`useControlsReady`): a row first shows a lookalike.
  */
+
+/**
+ * False on a row's first render, true from a background render right after it. A scroll of the
+ * virtual table is a blocking update: React renders the rows it brings in one task. The antd
+ * controls are what costs there, so they are left to a deferred render, which React renders in
+ * slices between frames and drops for a row scrolled away before it came.
+ */
+export function useControlsReady(): boolean {
+  return useDeferredValue(true, false);
+}
+
+/** The row's check box (antd's, from rowSelection.renderCell), after a lookalike. */
+export function DeferredCheckbox({ checked, children }: { checked: boolean; children: ReactNode }) {
+  const ready = useControlsReady();
+  return ready ? children : <span className={checked ? 'works-ph-checkbox works-ph-on' : 'works-ph-checkbox'} aria-hidden />;
+}
+
 function useRowField<T>(uuid: string, pick: (row: WorkRow) => T): T | undefined {
   return useWorks((s) => {
     const row = rowByUuid(s, uuid);
@@ -17,7 +40,7 @@ function useRowField<T>(uuid: string, pick: (row: WorkRow) => T): T | undefined 
   });
 }
 
-const dash = <Typography.Text type="secondary">—</Typography.Text>;
+const dash = <span className="works-muted">—</span>;
 
 export const STATE_LABEL: Record<WorkState, { text: string; color?: string }> = {
   unmatch: { text: '未匹配', color: '#cf1322' },
@@ -30,29 +53,37 @@ export const NameCell = memo(function NameCell({ uuid, onRename }: { uuid: strin
   const name = useRowField(uuid, (r) => r.articleName) ?? '';
   const files = useRowField(uuid, (r) => r.files.length) ?? 0;
   return (
-    <Flex vertical gap={0} style={{ minWidth: 0 }}>
-      <Flex align="center" gap={2} wrap={false} style={{ minWidth: 0 }}>
+    <div className="works-stack">
+      <div className="works-line">
         {name ? (
           // CSS ellipsis, not Typography's: that one measures each cell, which costs frames while scrolling.
-          <Typography.Text title={name} style={ELLIPSIS} data-testid="work-name">
+          <span className="works-ellipsis" title={name} data-testid="work-name">
             {name}
-          </Typography.Text>
+          </span>
         ) : (
-          <Typography.Text type="danger" data-testid="work-name">
+          <span className="works-danger" data-testid="work-name">
             （未命名）
-          </Typography.Text>
+          </span>
         )}
-        <Button type="text" size="small" aria-label="修改作品名称" title="修改作品名称" icon={<EditOutlined />} onClick={() => onRename(uuid)} />
-      </Flex>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {files}个文件
-      </Typography.Text>
-    </Flex>
+        <button type="button" className="works-icon-button" aria-label="修改作品名称" title="修改作品名称" onClick={() => onRename(uuid)}>
+          <EditOutlined />
+        </button>
+      </div>
+      <span className="works-muted works-small">{files}个文件</span>
+    </div>
   );
 });
 
 export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string }) {
   const quantity = useRowField(uuid, (r) => r.quantity);
+  const ready = useControlsReady();
+  if (!ready) {
+    return (
+      <span className="works-ph-input" aria-hidden>
+        {quantity || ''}
+      </span>
+    );
+  }
   return (
     <InputNumber
       size="small"
@@ -70,7 +101,7 @@ export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string 
 
 export const ProductNameCell = memo(function ProductNameCell({ uuid }: { uuid: string }) {
   const name = useRowField(uuid, (r) => r.productName ?? null);
-  return name ? <Typography.Text>{name}</Typography.Text> : <Typography.Text type="secondary">未选择产品</Typography.Text>;
+  return name ? <span>{name}</span> : <span className="works-muted">未选择产品</span>;
 });
 
 /** The SKU's option text, one option per line (`相纸:光面;边框:无边框`). */
@@ -82,13 +113,11 @@ export const ProductDetailsCell = memo(function ProductDetailsCell({ uuid }: { u
     .filter(Boolean);
   if (lines.length === 0) return dash;
   return (
-    <Flex vertical gap={0}>
+    <div className="works-stack works-small">
       {lines.map((line) => (
-        <Typography.Text key={line} style={{ fontSize: 12 }}>
-          {line}
-        </Typography.Text>
+        <span key={line}>{line}</span>
       ))}
-    </Flex>
+    </div>
   );
 });
 
@@ -97,13 +126,13 @@ export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string 
   const components = useRowField(uuid, (r) => r.components ?? null);
   if (!components || components.length === 0) return dash;
   return (
-    <Flex vertical gap={0}>
+    <div className="works-stack works-small">
       {components.map((c) => (
-        <Typography.Text key={`${c.componentName}-${c.width}-${c.height}`} style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+        <span key={`${c.componentName}-${c.width}-${c.height}`} style={{ whiteSpace: 'nowrap' }}>
           {c.componentName} {c.width}×{c.height}mm{c.count > 1 ? ` ×${c.count}` : ''}
-        </Typography.Text>
+        </span>
       ))}
-    </Flex>
+    </div>
   );
 });
 
@@ -122,9 +151,9 @@ export const StateCell = memo(function StateCell({ uuid }: { uuid: string }) {
   if (!state) return null;
   const label = STATE_LABEL[state];
   return (
-    <Typography.Text style={label.color ? { color: label.color } : undefined} data-state={state} data-testid="work-state">
+    <span style={label.color ? { color: label.color } : undefined} data-state={state} data-testid="work-state">
       {label.text}
-    </Typography.Text>
+    </span>
   );
 });
 
@@ -132,6 +161,11 @@ export const ToningCell = memo(function ToningCell({ uuid }: { uuid: string }) {
   const toning = useRowField(uuid, (r) => r.toning ?? 'None');
   // The SKU says whether its toning may be switched; before a product is chosen there is nothing to switch.
   const switchable = useRowField(uuid, (r) => r.productId != null && r.customToning !== false);
+  const ready = useControlsReady();
+  if (!ready) {
+    const classes = ['works-ph-switch', toning === 'Manual' && 'works-ph-on', !switchable && 'works-ph-disabled'];
+    return <span className={classes.filter(Boolean).join(' ')} aria-hidden />;
+  }
   return (
     <Switch
       size="small"

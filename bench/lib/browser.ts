@@ -1,0 +1,57 @@
+/**
+ * The web app in headless Chromium for a benchmark: builds apps/web when its sources are newer
+ * than its dist (the server serves the dist), launches the system Chromium the way the e2e tests
+ * do (e2e/support/browser.ts), and opens 批量上传下单 logged in as demo/demo.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, login, newPage } from '../../e2e/support/browser.ts';
+import type { BenchServer } from './server.ts';
+import type { BenchContext } from './types.ts';
+
+/** `scripts/build-web-if-stale.mjs`: a build only when apps/web/src (or the contract) changed. */
+export function buildWebIfStale(ctx: BenchContext): void {
+  const t0 = performance.now();
+  const out = execFileSync(process.execPath, [path.join(ctx.repoRoot, 'scripts', 'build-web-if-stale.mjs')], {
+    cwd: ctx.repoRoot,
+    encoding: 'utf8',
+    // The build's log would land in the table's stdout: keep it, and say one line.
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (out.trim()) ctx.log(`built apps/web (stale or missing dist) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** Headless Chromium, closed when the benchmark ends. */
+export async function startBrowser(ctx: BenchContext): Promise<Browser> {
+  const browser = await launchBrowser();
+  ctx.defer(() => browser.close());
+  return browser;
+}
+
+export const BATCH_UPLOAD_HEADING = '批量上传下单';
+
+/**
+ * A fresh context logged in as demo/demo, on /batch-upload with `query` (e.g. `?portalTest`),
+ * the page's heading shown. Closed when the benchmark ends.
+ */
+export async function openBatchUpload(
+  ctx: BenchContext,
+  browser: Browser,
+  server: BenchServer,
+  query = '',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await newPage(browser);
+  ctx.defer(() => context.close());
+  // The bench runs under tsx, whose esbuild keeps function names with a `__name(fn, 'name')` helper
+  // call inside every named arrow; functions handed to page.evaluate carry those calls into the page.
+  await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+  await login(page, server.url, 'demo', 'demo');
+  await page.getByRole('heading', { name: BATCH_UPLOAD_HEADING }).waitFor();
+  if (query) {
+    await page.goto(`${server.url}/batch-upload${query}`);
+    await page.getByRole('heading', { name: BATCH_UPLOAD_HEADING }).waitFor();
+  }
+  return { context, page };
+}
