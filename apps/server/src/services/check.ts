@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { propertyConfigs, storedFiles, works } from '../db/schema/index.ts';
+import { storedFiles, works } from '../db/schema/index.ts';
 import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -21,7 +21,24 @@ export type CheckAnswer =
   | { state: 400; message: { workUuid: string; fileName: string; status: 'error'; message: { fileCheckResult: CheckRowOut[]; pageCountWarning: boolean; error: true }; messages: Array<{ message: string }> } };
 
 type Meta = Record<string, unknown>;
+const { checkResult: _stored, ...workColumns } = getTableColumns(works);
+/** A work as the check reads it: every column but its stored check result. */
+export type CheckedWork = Omit<typeof works.$inferSelect, 'checkResult'>;
 const FILE_GONE = '文件不存在，请重新上传';
+/** Files of a work looked at together: as many as libuv has threads for file system calls by default. */
+const FILE_CONCURRENCY = 4;
+/** Learnt metas stored per UPDATE: one JSON parameter each, bounded so that a huge work does not make one huge statement. */
+const LEARNT_PER_STATEMENT = 500;
+
+/** fn over every item, at most `limit` at a time; the answers in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+  }));
+  return out;
+}
 
 /**
  * checkFile: measures a work's files against the chosen SKU's components and stores the outcome with
@@ -33,18 +50,16 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
 
   async function findWork(hubId: number, filePath: string, uuid?: string) {
     const cond = uuid ? and(eq(works.hubId, hubId), eq(works.uuid, uuid)) : and(eq(works.hubId, hubId), eq(works.filePath, cleanRelativePath(filePath)));
-    const [w] = await db.select().from(works).where(cond).orderBy(desc(works.createdAt)).limit(1);
+    // Every column but the stored outcome of an earlier check: hundreds of rows the check never reads.
+    const [w] = await db.select(workColumns).from(works).where(cond).orderBy(desc(works.createdAt)).limit(1);
     if (!w) throw notFound('作品不存在，请重新上传');
     return w;
   }
 
   async function sku(hubId: number, productId: number, propertyConfigId: number) {
-    const product = await deps.catalogue.productDetails(hubId, productId);
-    const config = product.propertyConfigs.find((c) => c.id === propertyConfigId);
-    if (!config) throw notFound('商品配置不存在');
-    const [raw] = await db.select({ componentSizes: propertyConfigs.componentSizes }).from(propertyConfigs).where(eq(propertyConfigs.id, propertyConfigId));
-    const sizes = raw?.componentSizes ?? {};
-    const components: CheckComponent[] = product.components.filter((c) => !c.cancelled).map((c) => ({
+    const { product, config, components: live } = await deps.catalogue.checkSpec(hubId, productId, propertyConfigId);
+    const sizes = config.componentSizes;
+    const components: CheckComponent[] = live.map((c) => ({
       id: c.id, uuid: c.uuid, name: c.name, width: sizes[c.uuid]?.width ?? c.width, height: sizes[c.uuid]?.height ?? c.height,
       error: c.error, errorType: c.errorType, autoOrientationDetection: c.autoOrientationDetection,
       resolutionThreshold: c.resolutionThreshold, resolutionLimit: c.resolutionLimit,
@@ -52,29 +67,33 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     return { product, config, components };
   }
 
-  /** The measured items of a work: one per image, one per PDF page, in the work's order. */
+  /**
+   * The measured items of a work: one per image, one per PDF page, in the work's order. Files are
+   * looked at a few at a time (a stat, and the first time an image is checked its integrity read),
+   * and what was learnt is stored in one statement for the whole work.
+   */
   async function measure(hubId: number, files: Array<{ filePath: string; fileName: string; component: string | null }>): Promise<CheckItem[]> {
     const paths = files.map((f) => f.filePath);
     const rows = paths.length ? await db.select({ id: storedFiles.id, path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles)
       .where(and(eq(storedFiles.hubId, hubId), inArray(storedFiles.path, paths))) : [];
     const byPath = new Map(rows.map((r) => [r.path, r]));
-    const items: CheckItem[] = [];
-    for (const f of files) {
+    const learnt: Array<{ id: number; meta: Meta }> = [];
+    const perFile = await mapLimited(files, FILE_CONCURRENCY, async (f): Promise<CheckItem[]> => {
       const base = { filePath: f.filePath, fileName: f.fileName, folderComponent: f.component };
       const row = byPath.get(f.filePath);
       const kind = kindOf(f.filePath);
       if (!row || !(await store.stat(hubId, f.filePath))) {
-        items.push(kind === 'pdf' ? { ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: FILE_GONE } : { ...base, type: 'image', widthPx: 0, heightPx: 0, dpi: 72, dpiStated: false, broken: FILE_GONE });
-        continue;
+        return [kind === 'pdf' ? { ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: FILE_GONE } : { ...base, type: 'image', widthPx: 0, heightPx: 0, dpi: 72, dpiStated: false, broken: FILE_GONE }];
       }
       const meta: Meta = { ...row.meta };
-      let learnt = false;
+      const items: CheckItem[] = [];
+      let changed = false;
       if (kind === 'image') {
         if (meta.intact === undefined) {
           const reason = await imageIntegrity(store.localPath(hubId, f.filePath), f.filePath.toLowerCase().endsWith('.png') ? 'png' : 'jpeg').catch(() => MSG.fileBroken);
           meta.intact = reason === null;
           meta.brokenReason = reason;
-          learnt = true;
+          changed = true;
         }
         const w = Number(meta.width) || 0;
         const h = Number(meta.height) || 0;
@@ -89,15 +108,25 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
             meta.pageSizes = [];
             meta.brokenReason = err instanceof MediaError ? err.message : MSG.fileBroken;
           }
-          learnt = true;
+          changed = true;
         }
         const sizes = meta.pageSizes as Array<[number, number]>;
         if (sizes.length === 0) items.push({ ...base, type: 'pdf', page: 1, widthMm: 0, heightMm: 0, broken: String(meta.brokenReason ?? MSG.fileBroken) });
         sizes.forEach(([w, h], i) => items.push({ ...base, type: 'pdf', page: i + 1, widthMm: w, heightMm: h }));
       }
-      if (learnt) await db.update(storedFiles).set({ meta }).where(eq(storedFiles.id, row.id));
+      if (changed) learnt.push({ id: row.id, meta });
+      return items;
+    });
+    await storeLearnt(learnt);
+    return perFile.flat();
+  }
+
+  /** Stores the metas learnt by a check, a batch of files per statement. */
+  async function storeLearnt(learnt: Array<{ id: number; meta: Meta }>) {
+    for (let i = 0; i < learnt.length; i += LEARNT_PER_STATEMENT) {
+      const batch = JSON.stringify(learnt.slice(i, i + LEARNT_PER_STATEMENT));
+      await db.execute(sql`update ${storedFiles} set meta = v.meta from jsonb_to_recordset(${batch}::jsonb) as v(id integer, meta jsonb) where ${storedFiles.id} = v.id`);
     }
-    return items;
   }
 
   function withPreviews(hubId: number, rows: FileCheckRow[]): CheckRowOut[] {
@@ -109,7 +138,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
 
   return {
     /** Runs the check; the outcome is stored with the work unless `dryRun` (the order's re-check). */
-    async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: typeof works.$inferSelect }> {
+    async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
       const work = await findWork(hubId, req.filePath, req.workUuid);
       const { product, config, components } = await sku(hubId, req.productId, req.propertyConfigId);
       const items = await measure(hubId, work.files);
@@ -119,13 +148,15 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
         max: config.maxPageCount ?? product.maxNumberOfPages,
         check: req.checkNumberOfPages !== false,
       });
-      const rows = withPreviews(hubId, outcome.rows);
-      const answer: CheckAnswer = outcome.pass
-        ? { state: 200, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows } }
-        : { state: 400, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error', message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true }, messages: outcome.messages.map((message) => ({ message })) } };
+      const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
+        ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows } }
+        : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
+      const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
       if (!opts.dryRun) {
         await db.update(works).set({
-          productId: req.productId, propertyConfigId: req.propertyConfigId, checkResult: answer as unknown as Record<string, unknown>,
+          // The answer as stored leaves out the preview links: they are signed for an hour and made
+          // anew by every check, and on PGlite every byte of this parameter costs (they were 40% of it).
+          productId: req.productId, propertyConfigId: req.propertyConfigId, checkResult: answerWith(outcome.rows) as unknown as Record<string, unknown>,
           checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
           state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal',
         }).where(eq(works.uuid, work.uuid));
