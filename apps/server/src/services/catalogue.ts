@@ -87,14 +87,18 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
       return roots.filter(keep);
     },
 
+    /**
+     * One statement for the page and the total (a window count is taken before LIMIT): the product
+     * picker asks for this page on every keystroke, and on PGlite each statement costs a round of the
+     * embedded engine's protocol. Only a page past the end, which has no row to carry the total, counts apart.
+     */
     async productsPage(hubId: number, q: { page: number; size: number; productCategoryId?: number; productName?: string }): Promise<Page<ProductSummary>> {
       const where = await productFilter(hubId, q);
-      const [rows, [total]] = await Promise.all([
-        db.select(summaryColumns).from(products).innerJoin(productCategories, eq(productCategories.id, products.categoryId))
-          .where(where).orderBy(asc(products.sort), asc(products.id)).limit(q.size).offset(q.page * q.size),
-        db.select({ n: count() }).from(products).where(where),
-      ]);
-      return { items: rows.map((r) => ({ ...r, productImage: urls.asset(r.productImage) })), total: total?.n ?? 0 };
+      const rows = await db.select({ ...summaryColumns, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products)
+        .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+        .where(where).orderBy(asc(products.sort), asc(products.id)).limit(q.size).offset(q.page * q.size);
+      const total = rows[0]?.total ?? (q.page > 0 ? (await db.select({ n: count() }).from(products).where(where))[0]?.n ?? 0 : 0);
+      return { items: rows.map(({ total: _total, ...r }) => ({ ...r, productImage: urls.asset(r.productImage) })), total };
     },
 
     async products(hubId: number, q: { keyword?: string; productCategoryId?: number }): Promise<ProductSummary[]> {
@@ -166,6 +170,33 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
           productName: p.name, productNumber: p.number, saleable: c.saleable, cancelled: c.cancelled, jhiDefault: c.jhiDefault,
           minPageCount: c.minPageCount, maxPageCount: c.maxPageCount, customToning: c.customToning, toning: c.toning,
         })),
+      };
+    },
+
+    /**
+     * What checkFile needs of a SKU, in two statements instead of productDetails' eight: the product's
+     * page rules, the SKU's (with its component sizes), and the live components. The same refusals as
+     * productDetails: a product the hub may not see is not found, and so is a cancelled or foreign SKU.
+     */
+    async checkSpec(hubId: number, productId: number, propertyConfigId: number) {
+      const [[row], comps] = await Promise.all([
+        db.select({
+          pageCount: products.pageCount, minNumberOfPages: products.minNumberOfPages, maxNumberOfPages: products.maxNumberOfPages,
+          configId: propertyConfigs.id, minPageCount: propertyConfigs.minPageCount, maxPageCount: propertyConfigs.maxPageCount,
+          componentSizes: propertyConfigs.componentSizes,
+        }).from(products)
+          .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+          .leftJoin(propertyConfigs, and(eq(propertyConfigs.id, propertyConfigId), eq(propertyConfigs.productId, products.id), eq(propertyConfigs.cancelled, false)))
+          .where(and(eq(products.id, productId), visibleTo(hubId))),
+        db.select().from(productComponents).where(and(eq(productComponents.productId, productId), eq(productComponents.cancelled, false)))
+          .orderBy(asc(productComponents.sort), asc(productComponents.id)),
+      ]);
+      if (!row) throw notFound('商品不存在');
+      if (row.configId === null) throw notFound('商品配置不存在');
+      return {
+        product: { pageCount: row.pageCount, minNumberOfPages: row.minNumberOfPages, maxNumberOfPages: row.maxNumberOfPages },
+        config: { id: row.configId, minPageCount: row.minPageCount, maxPageCount: row.maxPageCount, componentSizes: row.componentSizes ?? {} },
+        components: comps,
       };
     },
 
