@@ -285,7 +285,10 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     const [other] = await db.select().from(uploads).where(identity(hubId, f));
     const mismatch = !other || other.size !== f.size || other.chunkTotal !== f.chunkTotal || other.filePath !== f.filePath;
     // Bytes written here belong to no upload that still needs them.
-    if (mismatch || other.status === 'done' || other.status === 'failed') await store.removeParts(hubId, key);
+    // Their removal is tidying: it must not fail the answer (the sweep takes what it leaves).
+    if (mismatch || other.status === 'done' || other.status === 'failed') {
+      await store.removeParts(hubId, key).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove the bytes of a chunk no upload needs'));
+    }
     if (!other) throw uploadRefusal('上传记录不存在，请重新上传');
     if (mismatch) throw uploadRefusal('同一文件的分片参数不一致，请重新上传');
     if (other.status === 'done') return describe(hubId, rel);

@@ -213,7 +213,9 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         const gone = await unlink(partFile(hubId, key, expected)).then(() => rmdir(dir)).then(() => true, () => false);
         if (gone) return;
       }
-      await rm(dir, { recursive: true, force: true });
+      // Another process may be writing a chunk sent again into this folder right now (its
+      // ENOTEMPTY): rm tries again a few times, and that process removes what it wrote itself.
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     },
     async sweepParts(before) {
       const root = path.join(filesRoot, '.chunks');
