@@ -11,13 +11,18 @@ export interface HttpAnswer {
   text: string;
 }
 
-export function request(url: string, o: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<HttpAnswer> {
+/**
+ * One request. A body given as pieces is written piece by piece, as a browser sends a FormData of a
+ * Blob slice: the chunk's bytes are never copied into one buffer with the multipart framing.
+ */
+export function request(url: string, o: { method?: string; headers?: Record<string, string>; body?: Buffer | string | readonly Buffer[] } = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const body = typeof o.body === 'string' ? Buffer.from(o.body) : o.body;
+    const pieces = o.body === undefined ? [] : typeof o.body === 'string' ? [Buffer.from(o.body)] : Buffer.isBuffer(o.body) ? [o.body] : o.body;
+    const length = pieces.reduce((n, b) => n + b.length, 0);
     const req = http.request(url, {
-      method: o.method ?? (body ? 'POST' : 'GET'),
+      method: o.method ?? (o.body !== undefined ? 'POST' : 'GET'),
       agent,
-      headers: { ...o.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      headers: { ...o.headers, ...(o.body !== undefined ? { 'content-length': String(length) } : {}) },
     }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
@@ -25,7 +30,8 @@ export function request(url: string, o: { method?: string; headers?: Record<stri
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(body);
+    for (const piece of pieces) req.write(piece);
+    req.end();
   });
 }
 

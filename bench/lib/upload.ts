@@ -51,8 +51,13 @@ export async function sendBatch<F extends BatchFile>(files: readonly F[], sendCh
   }));
 }
 
-/** A multipart/form-data body built by hand: cheaper for the client than FormData, the same bytes on the wire. */
-export function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }): { body: Buffer; contentType: string } {
+/**
+ * A multipart/form-data body built by hand, the same bytes on the wire as FormData. It stays three
+ * pieces (framing, the chunk's bytes, closing boundary) that the request writes one after another,
+ * as a browser streams a Blob slice: copying every 2 MB chunk into one buffer cost the client (on
+ * the same 2 cores as the server) CPU that the baseline's client does not spend.
+ */
+export function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }): { body: Buffer[]; contentType: string } {
   const boundary = `----bench${randomBytes(12).toString('hex')}`;
   let head = '';
   for (const [name, value] of Object.entries(fields)) {
@@ -60,7 +65,7 @@ export function multipart(fields: Record<string, string>, file: { name: string; 
   }
   head += `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${encodeURIComponent(file.name)}"\r\ncontent-type: application/octet-stream\r\n\r\n`;
   return {
-    body: Buffer.concat([Buffer.from(head, 'utf8'), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    body: [Buffer.from(head, 'utf8'), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)],
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }

@@ -62,6 +62,42 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
     maxNumberOfPages: products.maxNumberOfPages,
   };
 
+  /**
+   * The product picker's page, prepared once: it is asked for on every keystroke, and building the
+   * statement anew cost more CPU than PostgreSQL spent running it. productFilter's conditions with
+   * placeholders: cats (the category and those below it) and like (the name filter) are null when
+   * not given.
+   */
+  const ph = sql.placeholder;
+  /** visibleTo with the hub as the placeholder hubId. */
+  const visibleToHubParam = sql`(not exists (select 1 from ${hubProducts} hp where hp.hub_id = ${ph('hubId')})
+    or exists (select 1 from ${hubProducts} hp where hp.hub_id = ${ph('hubId')} and hp.product_id = ${products.id}))`;
+  const pageStatement = db.select({ ...summaryColumns, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products)
+    .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+    .where(and(
+      eq(products.cancelled, false),
+      visibleToHubParam,
+      sql`(${ph('cats')}::integer[] is null or ${products.categoryId} = any(${ph('cats')}::integer[]))`,
+      sql`(${ph('like')}::text is null or ${products.name} ilike ${ph('like')} or ${products.number} ilike ${ph('like')})`,
+    ))
+    .orderBy(asc(products.sort), asc(products.id)).limit(ph('limit')).offset(ph('offset'))
+    .prepare('catalogue_products_page');
+
+  /** checkSpec's two statements, prepared: every checkFile runs them. */
+  const specStatement = db.select({
+    pageCount: products.pageCount, minNumberOfPages: products.minNumberOfPages, maxNumberOfPages: products.maxNumberOfPages,
+    configId: propertyConfigs.id, minPageCount: propertyConfigs.minPageCount, maxPageCount: propertyConfigs.maxPageCount,
+    componentSizes: propertyConfigs.componentSizes,
+  }).from(products)
+    .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+    .leftJoin(propertyConfigs, and(eq(propertyConfigs.id, ph('propertyConfigId')), eq(propertyConfigs.productId, products.id), eq(propertyConfigs.cancelled, false)))
+    .where(and(eq(products.id, ph('productId')), eq(products.cancelled, false),
+      visibleToHubParam))
+    .prepare('catalogue_check_spec');
+  const specComponents = db.select().from(productComponents)
+    .where(and(eq(productComponents.productId, ph('productId')), eq(productComponents.cancelled, false)))
+    .orderBy(asc(productComponents.sort), asc(productComponents.id)).prepare('catalogue_check_components');
+
   return {
     /** The category tree, pruned to branches that hold at least one product the hub may order. */
     async categoryTree(hubId: number): Promise<Category[]> {
@@ -93,11 +129,12 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
      * embedded engine's protocol. Only a page past the end, which has no row to carry the total, counts apart.
      */
     async productsPage(hubId: number, q: { page: number; size: number; productCategoryId?: number; productName?: string }): Promise<Page<ProductSummary>> {
-      const where = await productFilter(hubId, q);
-      const rows = await db.select({ ...summaryColumns, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products)
-        .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
-        .where(where).orderBy(asc(products.sort), asc(products.id)).limit(q.size).offset(q.page * q.size);
-      const total = rows[0]?.total ?? (q.page > 0 ? (await db.select({ n: count() }).from(products).where(where))[0]?.n ?? 0 : 0);
+      const rows = await pageStatement.execute({
+        hubId, limit: q.size, offset: q.page * q.size,
+        cats: q.productCategoryId ? await categoryAndDescendants(q.productCategoryId) : null,
+        like: q.productName ? `%${escapeLike(q.productName)}%` : null,
+      });
+      const total = rows[0]?.total ?? (q.page > 0 ? (await db.select({ n: count() }).from(products).where(await productFilter(hubId, q)))[0]?.n ?? 0 : 0);
       return { items: rows.map(({ total: _total, ...r }) => ({ ...r, productImage: urls.asset(r.productImage) })), total };
     },
 
@@ -179,18 +216,7 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
      * productDetails: a product the hub may not see is not found, and so is a cancelled or foreign SKU.
      */
     async checkSpec(hubId: number, productId: number, propertyConfigId: number) {
-      const [[row], comps] = await Promise.all([
-        db.select({
-          pageCount: products.pageCount, minNumberOfPages: products.minNumberOfPages, maxNumberOfPages: products.maxNumberOfPages,
-          configId: propertyConfigs.id, minPageCount: propertyConfigs.minPageCount, maxPageCount: propertyConfigs.maxPageCount,
-          componentSizes: propertyConfigs.componentSizes,
-        }).from(products)
-          .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
-          .leftJoin(propertyConfigs, and(eq(propertyConfigs.id, propertyConfigId), eq(propertyConfigs.productId, products.id), eq(propertyConfigs.cancelled, false)))
-          .where(and(eq(products.id, productId), visibleTo(hubId))),
-        db.select().from(productComponents).where(and(eq(productComponents.productId, productId), eq(productComponents.cancelled, false)))
-          .orderBy(asc(productComponents.sort), asc(productComponents.id)),
-      ]);
+      const [[row], comps] = await Promise.all([specStatement.execute({ hubId, productId, propertyConfigId }), specComponents.execute({ productId })]);
       if (!row) throw notFound('商品不存在');
       if (row.configId === null) throw notFound('商品配置不存在');
       return {

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { storedFiles, works } from '../db/schema/index.ts';
@@ -48,10 +48,20 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 export function createCheckService(deps: { db: Db; store: FileStore; catalogue: CatalogueService; previews: PreviewService }) {
   const { db, store } = deps;
 
+  // The statements every check runs, prepared once (see catalogue.ts pageStatement). A work is read
+  // with every column but the stored outcome of an earlier check: hundreds of rows the check never reads.
+  const ph = sql.placeholder;
+  const workBy = (key: 'uuid' | 'filePath') => db.select(workColumns).from(works)
+    .where(and(eq(works.hubId, ph('hubId')), eq(works[key], ph('key')))).orderBy(desc(works.createdAt)).limit(1)
+    .prepare(`check_work_by_${key}`);
+  const workByUuid = workBy('uuid');
+  const workByPath = workBy('filePath');
+  const filesOfWork = db.select({ id: storedFiles.id, path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles)
+    .where(and(eq(storedFiles.hubId, ph('hubId')), sql`${storedFiles.path} = any(${ph('paths')}::text[])`))
+    .prepare('check_files_of_work');
+
   async function findWork(hubId: number, filePath: string, uuid?: string) {
-    const cond = uuid ? and(eq(works.hubId, hubId), eq(works.uuid, uuid)) : and(eq(works.hubId, hubId), eq(works.filePath, cleanRelativePath(filePath)));
-    // Every column but the stored outcome of an earlier check: hundreds of rows the check never reads.
-    const [w] = await db.select(workColumns).from(works).where(cond).orderBy(desc(works.createdAt)).limit(1);
+    const [w] = uuid ? await workByUuid.execute({ hubId, key: uuid }) : await workByPath.execute({ hubId, key: cleanRelativePath(filePath) });
     if (!w) throw notFound('作品不存在，请重新上传');
     return w;
   }
@@ -74,8 +84,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
    */
   async function measure(hubId: number, files: Array<{ filePath: string; fileName: string; component: string | null }>): Promise<CheckItem[]> {
     const paths = files.map((f) => f.filePath);
-    const rows = paths.length ? await db.select({ id: storedFiles.id, path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles)
-      .where(and(eq(storedFiles.hubId, hubId), inArray(storedFiles.path, paths))) : [];
+    const rows = paths.length ? await filesOfWork.execute({ hubId, paths }) : [];
     const byPath = new Map(rows.map((r) => [r.path, r]));
     const learnt: Array<{ id: number; meta: Meta }> = [];
     const perFile = await mapLimited(files, FILE_CONCURRENCY, async (f): Promise<CheckItem[]> => {
