@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { basename, join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Locator, type Page, type Response } from 'playwright-core';
 import { repoRoot } from './server.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -64,4 +64,55 @@ export async function shot(page: Page, name: string): Promise<string> {
   // Finish CSS transitions first, so a shot never catches a control half-way between states.
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
+}
+
+// The callbacks below run in the page; e2e compiles without the DOM library.
+interface PageDirectoryHandle {
+  name: string;
+}
+interface PageDropEvent {
+  preventDefault(): void;
+  stopImmediatePropagation(): void;
+  dataTransfer: { items: ArrayLike<{ getAsFileSystemHandle(): Promise<PageDirectoryHandle | null> }> } | null;
+}
+declare const window: {
+  __pickedFolder?: PageDirectoryHandle | null;
+  showDirectoryPicker?: () => Promise<PageDirectoryHandle>;
+  addEventListener(type: string, listener: (e: PageDropEvent) => void, options: { capture: boolean; once: boolean }): void;
+};
+
+/** A folder of the disk dragged from the desktop onto `target`, as Chromium's input layer delivers it (CDP). */
+export async function dropFolder(page: Page, cdp: CDPSession, target: Locator, dir: string): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the drop target is not visible');
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+}
+
+/**
+ * Makes the page's directory picker (`showDirectoryPicker`, what 上传文件夹 opens in Chromium)
+ * answer the folder `dir` of the disk. A headless browser cannot show the picker, so the folder's
+ * directory handle is taken from a drop (DataTransferItem.getAsFileSystemHandle: the same kind of
+ * handle the picker gives, its files read from the disk) that the page never sees.
+ */
+export async function answerDirectoryPicker(page: Page, cdp: CDPSession, target: Locator, dir: string): Promise<void> {
+  await page.evaluate(() => {
+    window.__pickedFolder = undefined;
+    window.addEventListener('drop', (e) => {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      const item = e.dataTransfer?.items[0];
+      if (!item) window.__pickedFolder = null;
+      else void item.getAsFileSystemHandle().then((handle) => (window.__pickedFolder = handle));
+    }, { capture: true, once: true });
+  });
+  await dropFolder(page, cdp, target, dir);
+  await page.waitForFunction(() => window.__pickedFolder !== undefined);
+  const name = await page.evaluate(() => {
+    const handle = window.__pickedFolder;
+    if (handle) window.showDirectoryPicker = () => Promise.resolve(handle);
+    return handle?.name ?? null;
+  });
+  if (name !== basename(dir)) throw new Error(`the dropped folder gave no directory handle (${String(name)})`);
 }

@@ -207,7 +207,7 @@ export function uploadPicked(picked: readonly PickedFile[], context: UploadConte
       // identifier; a uuid per file cost 45 ms for a folder of 10,000.
       const id = `${batchId}-${fileIndex}`;
       const size = p.file.size;
-      jobs.push({ id, file: p.file, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
+      jobs.push({ id, file: p.file, holds: p.holds, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
       return { id, relativePath: p.relativePath, size, chunkTotal: chunkCount(size) };
     });
     newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });

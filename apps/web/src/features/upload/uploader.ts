@@ -31,6 +31,8 @@ const FIRST_BACKOFF_MS = 500;
 export interface UploadJob {
   id: string;
   file: Blob;
+  /** Let go once the file is sent (PickedFile.holds). */
+  holds?: unknown;
   relativePath: string;
   batchId: string;
   /** Number of files of the pick, this file's place in it, and its item's place: sent as fileNum, fileIndex, index. */
@@ -153,6 +155,7 @@ export function createUploader(onSettled: SettledListener) {
     try {
       const result = await sendFile(job);
       if (!jobs.has(id)) return;
+      job.holds = undefined;
       patchUploadFile(id, { status: 'done', result, chunksDone: job.chunkTotal, bytesDone: job.file.size });
       onSettled(id, { ok: true, result });
     } catch (error) {

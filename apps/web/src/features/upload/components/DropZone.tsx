@@ -1,6 +1,7 @@
 import { CloudUploadOutlined, FolderOpenOutlined, LoadingOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Flex, Typography, theme } from 'antd';
 import { useRef, useState, type DragEvent } from 'react';
+import { directoryPicker, isPickerCancel, readDirectory } from '../lib/directory.ts';
 import { entriesOf, readDropped } from '../lib/drop.ts';
 import { pickedFromFileList, readSizes, type PickedFile } from '../lib/pick.ts';
 
@@ -12,7 +13,8 @@ export interface DropZoneProps {
 }
 
 /**
- * 上传文件 (files), 上传文件夹 (a folder, through a `webkitdirectory` input) and a zone that takes
+ * 上传文件 (files), 上传文件夹 (a folder, through the browser's directory picker where it has one,
+ * else a `webkitdirectory` input: lib/directory.ts says why) and a zone that takes
  * dropped files and folders. Each pick or drop is handed over as one list with relative paths,
  * once every file's size is known: that reading takes seconds for a folder of thousands of files
  * (lib/pick.ts readSizes, lib/drop.ts), and is done in slices that leave the page responsive,
@@ -41,6 +43,21 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
     if (input.files && input.files.length > 0) handOver(pickedFromFileList(input.files));
     // Picking the same files again must fire `change` again.
     input.value = '';
+  };
+
+  const pickFolder = async () => {
+    const picker = directoryPicker();
+    if (!picker) return folderInput.current?.click();
+    let root: FileSystemDirectoryHandle;
+    try {
+      root = await picker({ id: 'portal-upload-folder', mode: 'read' });
+    } catch (error) {
+      // Refused (a cross-origin frame, a policy): the input still picks folders. A refusal comes at
+      // once, while the click still lets the page open a picker.
+      if (!isPickerCancel(error)) folderInput.current?.click();
+      return;
+    }
+    handOver(readDirectory(root));
   };
 
   const onDragEnter = (e: DragEvent) => {
@@ -91,7 +108,7 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
           <Button type="primary" icon={<UploadOutlined />} disabled={disabled} onClick={() => filesInput.current?.click()}>
             上传文件
           </Button>
-          <Button icon={<FolderOpenOutlined />} disabled={disabled} onClick={() => folderInput.current?.click()}>
+          <Button icon={<FolderOpenOutlined />} disabled={disabled} onClick={() => void pickFolder()}>
             上传文件夹
           </Button>
         </Flex>

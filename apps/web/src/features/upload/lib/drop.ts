@@ -57,6 +57,24 @@ const relativeOf = (entry: FileSystemEntry) => entry.fullPath.replace(/^\/+/, ''
 
 const FILES_AT_ONCE = 8;
 
+/**
+ * `fileOf` of every item, FILES_AT_ONCE asked at a time, each from a task of its own (see above):
+ * the answers of a whole folder are then not handled in one task. In the items' order.
+ */
+export async function filesInTasks<T>(items: readonly T[], fileOf: (item: T) => Promise<File>): Promise<File[]> {
+  const files: File[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      files[i] = await fileOf(items[i] as T);
+      await yieldToMain();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, items.length) }, worker));
+  return files;
+}
+
 /** Every file below the dropped entries, depth first, with its path relative to the drop. */
 export async function readDropped({ entries, plainFiles }: DroppedEntries): Promise<PickedFile[]> {
   const fileEntries: FileSystemFileEntry[] = [];
@@ -69,17 +87,7 @@ export async function readDropped({ entries, plainFiles }: DroppedEntries): Prom
   };
   for (const entry of entries) await walk(entry);
 
-  const files: File[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < fileEntries.length) {
-      const i = next++;
-      files[i] = await fileOf(fileEntries[i] as FileSystemFileEntry);
-      // The next one from a task of its own (see above).
-      await yieldToMain();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, fileEntries.length) }, worker));
+  const files = await filesInTasks(fileEntries, fileOf);
   return [
     ...plainFiles.map((file) => ({ file, relativePath: file.name })),
     ...fileEntries.map((entry, i) => ({ file: files[i] as File, relativePath: relativeOf(entry) })),

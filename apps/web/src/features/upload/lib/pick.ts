@@ -9,6 +9,11 @@ import { SLICE_MS, yieldToMain } from '../../../lib/yield.ts';
 export interface PickedFile {
   file: File;
   relativePath: string;
+  /**
+   * Kept alive until the file is sent, then let go: a directory picker's file handle
+   * (lib/directory.ts says why).
+   */
+  holds?: unknown;
 }
 
 /** One top-level file, or one top-level folder with everything below it: parsed as one call. */
