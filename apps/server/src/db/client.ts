@@ -44,6 +44,9 @@ function initPgliteInChild(dir: string): Promise<void> {
   });
 }
 
+/** The advisory lock key the migrations are run under (any number the shop's database uses for nothing else). */
+const MIGRATION_LOCK = 7_340_101;
+
 /**
  * Opens the database and runs the committed migrations. PGlite keeps its files in DATA_DIR/pglite;
  * a DATABASE_URL switches to PostgreSQL with the same schema and migrations. Only the driver in use
@@ -58,7 +61,16 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     // An idle client losing its connection (database restarted) must not crash the process.
     pool.on('error', () => {});
     const db = drizzle(pool, { schema }) as unknown as Db;
-    await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    // Processes of one shop may start together (README, Scaling out): one migrates while the others
+    // wait on a session lock, then find nothing left to do.
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   const dir = path.join(options.dataDir, 'pglite');

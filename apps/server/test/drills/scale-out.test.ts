@@ -4,13 +4,16 @@
  * chunks of one file sent to both assemble once and byte-identical; a long task runs exactly once.
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accessUrlOf, createPgDatabase, errorOf, fetchBytes, isDone, noisePngOfSize, pgliteDataDir, postChunk, queryDb, removeDir, sha256, sleep,
+  accessUrlOf, createPgDatabase, PG_ADMIN_URL, errorOf, fetchBytes, isDone, noisePngOfSize, pgliteDataDir, postChunk, queryDb, removeDir, sha256, sleep,
   smallJpeg, startChild, upload, usePostgres, walkFiles, type Child, type ChunkResult, type Upload,
 } from '../helpers/drill.ts';
 import { makeZip } from '../helpers/zips.ts';
+import { MIGRATIONS_DIR, openDb } from '../../src/db/client.ts';
+import { withDatabase } from '../global-setup.ts';
 
 type TaskAnswer = { message: { status: string; progress: { done: number; total: number }; jsonContent: { works: Array<{ uuid: string; articleName: string; files: unknown[] }> } | null; error: string | null } };
 
@@ -128,4 +131,25 @@ describe('two server processes on one database and one DATA_DIR', () => {
       expect((await s.call('GET', '/api/customer-hubs/getProductsPage/1?page=0&size=5', { token })).status).toBe(200);
     }
   });
+});
+
+describe('processes starting together on an empty PostgreSQL database', () => {
+  it('migrate it once: one runs the migrations while the others wait', async () => {
+    const unmarkPg = await usePostgres();
+    const name = `portal_test_${process.pid}_empty_${randomUUID().slice(0, 8)}`;
+    await queryDb(PG_ADMIN_URL, `create database ${name}`);
+    const url = withDatabase(PG_ADMIN_URL, name);
+    try {
+      const handles = await Promise.all([openDb({ databaseUrl: url }), openDb({ databaseUrl: url }), openDb({ databaseUrl: url })]);
+      await Promise.all(handles.map((h) => h.close()));
+      const journal = JSON.parse(await readFile(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+      const applied = await queryDb<{ n: number }>(url, 'select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(applied[0]?.n).toBe(journal.entries.length);
+      const hubs = await queryDb<{ n: number }>(url, 'select count(*)::int as n from customer_hubs');
+      expect(hubs[0]?.n).toBe(0);
+    } finally {
+      await queryDb(PG_ADMIN_URL, `drop database if exists ${name} with (force)`);
+      await unmarkPg();
+    }
+  }, 120_000);
 });
