@@ -90,6 +90,18 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     expect(await stored(w.uuid)).toMatchObject({ state: 'abnormal', checkPassed: false });
   });
 
+  it('keeps with the work the verdict and the rows worth a look, not every passing row', async () => {
+    const w = await work([['相册/1好.jpg', await photoMm(127, 89)], ['相册/2低清.jpg', await photoMm(127, 89, 150)], ['相册/3大图.jpg', await photoMm(152, 102)]]);
+    const { body } = await check(w, photo5);
+    expect(body.state).toBe(400);
+    if (body.state !== 400) return;
+    expect(body.message.message.fileCheckResult.map((r) => r.filename)).toEqual(['1好.jpg', '2低清.jpg', '3大图.jpg']);
+    const kept = (await stored(w.uuid)).checkResult as { rowsChecked: number; state: number; message: { message: { fileCheckResult: Array<{ filename: string; previewUrl?: string }> }; messages: unknown[] } };
+    expect(kept).toMatchObject({ rowsChecked: 3, state: 400, message: { messages: body.message.messages } });
+    expect(kept.message.message.fileCheckResult.map((r) => r.filename)).toEqual(['2低清.jpg', '3大图.jpg']);
+    expect(kept.message.message.fileCheckResult[0]?.previewUrl).toBeUndefined();
+  });
+
   it('passes a portrait business card by automatic orientation and fails a photo that fits neither side (standard 未定义)', async () => {
     const card = await findSku(t, demo, 'BC-90', 'BC-S-C300');
     expect((await check(await work([['卡.jpg', await photoMm(54, 90)]]), card)).body.state).toBe(200);

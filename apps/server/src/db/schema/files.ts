@@ -59,7 +59,10 @@ export const works = pgTable('works', {
   state: text('state', { enum: ['unmatch', 'match', 'abnormal', 'dpiAbnormal'] }).notNull().default('unmatch'),
   productId: integer('product_id'),
   propertyConfigId: integer('property_config_id'),
-  /** The stored outcome of the last checkFile, so the order can re-verify it. */
+  /**
+   * What the operator may want of the last checkFile: its answer with only the rows that failed or
+   * warn, and rowsChecked. Nothing reads it back: the order checks again (services/check.ts).
+   */
   checkResult: jsonb('check_result').$type<Record<string, unknown>>(),
   checkPassed: boolean('check_passed'),
   addPageNum: integer('add_page_num'),
