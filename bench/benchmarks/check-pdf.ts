@@ -19,10 +19,10 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts, degrees, rgb, type PDFPage } from 'pdf-lib';
 import { readPdfMeta } from '@portal/server/src/media/pdf.ts';
 import { startBenchServer } from '../lib/server.ts';
-import { median, pairedMedians, timed } from '../lib/timing.ts';
+import { median, timed } from '../lib/timing.ts';
 import type { Benchmark } from '../lib/types.ts';
 import { uploadToServer } from '../lib/upload.ts';
-import { checkFile, findSku, parseWorks, rowsOf, type ParsedWork } from '../lib/works.ts';
+import { checkNewWorks, findSku, parseWorks, rowsOf, type ParsedWork } from '../lib/works.ts';
 
 const FILE = '照片书.pdf';
 const mmToPt = (mm: number) => (mm / 25.4) * 72;
@@ -98,19 +98,7 @@ const benchmark: Benchmark = {
     }
     ctx.log(`${works.length} works of one ${pages}-page PDF (${(bytes.length / 1e6).toFixed(2)} MB) uploaded and parsed; checking against ${sku.label}`);
 
-    let next = 0;
-    let last: Awaited<ReturnType<typeof checkFile>> | undefined;
-    const p = await pairedMedians({
-      runs,
-      warmup,
-      figure: async () => {
-        const work = works[next++];
-        if (!work) throw new Error('more checks than works made for them');
-        last = await checkFile(server, work, sku);
-      },
-      baseline: () => pageBoxes(bytes),
-    });
-    if (!last) throw new Error('no check ran');
+    const { p, last, recheckRuns } = await checkNewWorks(server, works, sku, { runs, warmup, baseline: () => pageBoxes(bytes) });
     const rows = rowsOf(last);
     if (last.state !== 200 || rows.length !== pages) throw new Error(`the check of ${pages} fitting pages did not pass with a row each: ${JSON.stringify(last).slice(0, 500)}`);
     // Both sides did the same work: every page's size as displayed, the same to 0.1 mm.
@@ -121,8 +109,6 @@ const benchmark: Benchmark = {
       }
     });
 
-    const recheckRuns: number[] = [];
-    for (let i = 0; i < runs; i++) recheckRuns.push((await timed(() => checkFile(server, works[0]!, sku))).ms);
     // What the upload spent on the page sizes the check reads back (the server's reader, warm, in this process).
     const atUpload: number[] = [];
     for (let i = 0; i < 5; i++) atUpload.push((await timed(() => readPdfMeta(file))).ms);

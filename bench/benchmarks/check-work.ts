@@ -20,10 +20,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { startBenchServer } from '../lib/server.ts';
-import { median, pairedMedians, timed } from '../lib/timing.ts';
+import { median, timed } from '../lib/timing.ts';
 import type { Benchmark } from '../lib/types.ts';
 import { uploadToServer, type BatchFile } from '../lib/upload.ts';
-import { checkFile, findSku, parseWorks, rowsOf, type ParsedWork } from '../lib/works.ts';
+import { checkNewWorks, findSku, parseWorks, rowsOf, type ParsedWork } from '../lib/works.ts';
 
 const FOLDER = '相册';
 const COLOURS = ['#cc8844', '#4488cc', '#88cc44', '#cc4488', '#44cc88', '#8844cc'];
@@ -80,29 +80,18 @@ const benchmark: Benchmark = {
     }
     ctx.log(`${works.length} works of ${count} photos (${mb.toFixed(1)} MB each) uploaded and parsed; checking against ${sku.label}`);
 
-    let next = 0;
-    let last: Awaited<ReturnType<typeof checkFile>> | undefined;
-    const p = await pairedMedians({
+    const { p, last, recheckRuns } = await checkNewWorks(server, works, sku, {
       runs,
       warmup,
-      figure: async () => {
-        const work = works[next++];
-        if (!work) throw new Error('more checks than works made for them');
-        last = await checkFile(server, work, sku);
-      },
       baseline: async () => {
         for (const f of files) await sharp(f).metadata();
       },
     });
-    if (!last) throw new Error('no check ran');
     const rows = rowsOf(last);
     if (last.state !== 200 || rows.length !== count || rows.some((r) => !r.pass)) {
       throw new Error(`the check of ${count} fitting photos did not pass with a row each: ${JSON.stringify(last).slice(0, 500)}`);
     }
 
-    // A work checked again (another SKU picked, the page reloaded): what the first check learnt is stored.
-    const recheckRuns: number[] = [];
-    for (let i = 0; i < runs; i++) recheckRuns.push((await timed(() => checkFile(server, works[0]!, sku))).ms);
 
     const figure = { value: p.figureMs, unit: 'ms' };
     const baseline = { value: p.baselineMs, unit: 'ms' };

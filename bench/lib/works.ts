@@ -5,7 +5,7 @@
  */
 import type { CheckFileAnswer, ProductDetails, ProductSummary } from '@portal/contract';
 import type { BenchServer } from './server.ts';
-import { sleep } from './timing.ts';
+import { pairedMedians, sleep, timed, type Paired } from './timing.ts';
 
 export interface Sku {
   productId: number;
@@ -70,3 +70,29 @@ export function checkFile(server: BenchServer, work: ParsedWork, sku: Sku): Prom
 
 /** The rows of a check's answer, whether it passed or not. */
 export const rowsOf = (a: CheckFileAnswer) => (a.state === 200 ? a.message.fileCheckResult : a.message.message.fileCheckResult);
+
+/**
+ * checkFile of a work never checked before in every figure run of pairedMedians (the works made for
+ * it, one per run and warm-up), against `baseline`; then the first work checked again `runs` times
+ * (what the first check learnt is stored, so a re-check reads no file).
+ */
+export async function checkNewWorks(
+  server: BenchServer, works: readonly ParsedWork[], sku: Sku, o: { runs: number; warmup: number; baseline: () => Promise<unknown> },
+): Promise<{ p: Paired; last: CheckFileAnswer; recheckRuns: number[] }> {
+  let next = 0;
+  let last: CheckFileAnswer | undefined;
+  const p = await pairedMedians({
+    runs: o.runs,
+    warmup: o.warmup,
+    figure: async () => {
+      const work = works[next++];
+      if (!work) throw new Error('more checks than works made for them');
+      last = await checkFile(server, work, sku);
+    },
+    baseline: o.baseline,
+  });
+  if (!last) throw new Error('no check ran');
+  const recheckRuns: number[] = [];
+  for (let i = 0; i < o.runs; i++) recheckRuns.push((await timed(() => checkFile(server, works[0]!, sku))).ms);
+  return { p, last, recheckRuns };
+}
