@@ -318,6 +318,9 @@ describe('the batch order', () => {
       const ordered = page.locator('.ant-table-row').filter({ hasText: '照片二' });
       await ordered.getByText(`¥${(UNIT_PRICE * 3).toFixed(2)}`).waitFor();
       await ordered.getByText('张伟，13800138000').waitFor();
+      // Every column in sight on an office screen: the amount is not cut off at the card's edge.
+      const hidden = await page.locator('.ant-table-content').first().evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth);
+      expect(hidden).toBeLessThanOrEqual(0);
       await shot(page, 'order-orders-page');
     });
 

@@ -35,7 +35,7 @@ function Files({ order }: { order: SalesOrder }) {
 }
 
 const columns: TableColumnsType<SalesOrder> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber', width: 200 },
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber', width: 190 },
   {
     title: '下单时间',
     dataIndex: 'createdAt',
@@ -46,7 +46,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '作品',
     key: 'work',
-    width: 200,
+    width: 170,
     render: (_: unknown, o) => (
       <Flex vertical gap={0}>
         <Typography.Text>{o.articleName}</Typography.Text>
@@ -59,7 +59,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '产品',
     key: 'product',
-    width: 200,
+    width: 180,
     render: (_: unknown, o) => (
       <Flex vertical gap={0}>
         <Typography.Text>{o.productName}</Typography.Text>
@@ -82,7 +82,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '收货地址',
     key: 'location',
-    width: 300,
+    width: 260,
     render: (_: unknown, o) => {
       const l = o.orderLocations?.[0];
       if (!l) return '—';
@@ -102,6 +102,8 @@ const columns: TableColumnsType<SalesOrder> = [
     key: 'amount',
     width: 110,
     align: 'right',
+    // Whatever the screen's width, the amount stays in sight.
+    fixed: 'right',
     render: (v: number) => <Typography.Text strong>{moneyText(v)}</Typography.Text>,
   },
 ];
