@@ -45,5 +45,6 @@ export const SERVER_MSG = {
   notFound: '资源不存在',
   badRequest: '请求参数不正确',
   internal: '服务器内部错误，请稍后重试',
+  unavailable: '服务暂时不可用，请稍后重试',
   bodyTooLarge: '请求内容过大',
 } as const;

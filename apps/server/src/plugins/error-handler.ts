@@ -5,8 +5,9 @@ import { SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
 
 /**
- * The one place errors become answers. Customer-facing errors keep their message; anything unexpected
- * is logged with its stack and answered with a generic 500 that reveals nothing.
+ * The one place errors become answers. Customer-facing errors keep their message; a database that cannot
+ * be reached is a 503 with Retry-After; anything unexpected is logged with its stack and answered with a
+ * generic 500 that reveals nothing.
  */
 /** PostgreSQL error classes for text it cannot take: NUL or bad encoding, bad JSON text, too long. */
 const BAD_TEXT_CODES = new Set(['22021', '22P05', '22P02', '22001', '2200N']);
@@ -18,6 +19,25 @@ function databaseErrorCode(err: unknown): string | undefined {
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
   return undefined;
+}
+
+/**
+ * The database cannot be reached: it is down or restarting, or the connection broke mid-call. Node's
+ * socket errors, PostgreSQL's connection-exception class (08…) and its shutdown and start-up codes,
+ * and node-postgres's errors without a code, also inside a wrapper (drizzle's `cause`, an AggregateError).
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/;
+/** Seconds a client is asked to wait before it tries again when the database is unavailable. */
+const RETRY_AFTER_SECONDS = 5;
+
+function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const { code, message, cause, errors } = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
 }
 
 export const errorHandlerPlugin = fp(
@@ -42,6 +62,11 @@ export const errorHandlerPlugin = fp(
       const dbCode = databaseErrorCode(err);
       if (dbCode && BAD_TEXT_CODES.has(dbCode)) {
         return reply.status(400).send({ message: `${SERVER_MSG.badRequest}：含有无法处理的字符`, code: 'bad-text' });
+      }
+      // Not a fault of this server nor of the request: say so, and when to try again.
+      if (isDatabaseUnavailable(err)) {
+        request.log.warn({ err }, 'the database is unavailable');
+        return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ message: SERVER_MSG.unavailable, code: 'unavailable' });
       }
       const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
       if (status >= 500) {
