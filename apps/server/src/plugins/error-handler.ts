@@ -4,42 +4,47 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
 
-/**
- * The one place errors become answers. Customer-facing errors keep their message; a database that cannot
- * be reached is a 503 with Retry-After; anything unexpected is logged with its stack and answered with a
- * generic 500 that reveals nothing.
- */
 /** PostgreSQL error classes for text it cannot take: NUL or bad encoding, bad JSON text, too long. */
 const BAD_TEXT_CODES = new Set(['22021', '22P05', '22P02', '22001', '2200N']);
 
-/** The SQLSTATE of a database error, also when the ORM wrapped it (drizzle puts it in `cause`). */
+/** The error and what it wraps: drizzle's `cause`, an AggregateError's `errors` (a few levels deep). */
+function* causesOf(err: unknown, depth = 0): Generator<{ code?: unknown; message?: unknown }> {
+  if (!err || typeof err !== 'object' || depth > 4) return;
+  yield err;
+  const { cause, errors } = err as { cause?: unknown; errors?: unknown };
+  if (Array.isArray(errors)) for (const e of errors) yield* causesOf(e, depth + 1);
+  yield* causesOf(cause, depth + 1);
+}
+
+/** The SQLSTATE of a database error, also when the ORM wrapped it. */
 function databaseErrorCode(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
+  for (const { code } of causesOf(err)) if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   return undefined;
 }
 
 /**
  * The database cannot be reached: it is down or restarting, or the connection broke mid-call. Node's
  * socket errors, PostgreSQL's connection-exception class (08…) and its shutdown and start-up codes,
- * and node-postgres's errors without a code, also inside a wrapper (drizzle's `cause`, an AggregateError).
+ * and node-postgres's errors without a code, also inside a wrapper (causesOf).
  */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
 const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/;
 /** Seconds a client is asked to wait before it tries again when the database is unavailable. */
 const RETRY_AFTER_SECONDS = 5;
 
-function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== 'object' || depth > 4) return false;
-  const { code, message, cause, errors } = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
-  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
-  return isDatabaseUnavailable(cause, depth + 1);
+function isDatabaseUnavailable(err: unknown): boolean {
+  for (const { code, message } of causesOf(err)) {
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
+  }
+  return false;
 }
 
+/**
+ * The one place errors become answers. Customer-facing errors keep their message; a database that cannot
+ * be reached is a 503 with Retry-After; anything unexpected is logged with its stack and answered with a
+ * generic 500 that reveals nothing.
+ */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Category, ProductDetails, ProductSummary, SkuRow } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import {
@@ -10,8 +10,11 @@ import type { FileUrls } from './file-urls.ts';
 
 type Page<T> = { items: T[]; total: number };
 
-/** Products a hub may see: not cancelled, and listed for the hub when the hub has a list at all. */
-function visibleTo(hubId: number): SQL {
+/**
+ * Products a hub may see: not cancelled, and listed for the hub when the hub has a list at all. The hub
+ * is a number, or a placeholder in a prepared statement.
+ */
+function visibleTo(hubId: number | Placeholder): SQL {
   return and(
     eq(products.cancelled, false),
     sql`(not exists (select 1 from ${hubProducts} hp where hp.hub_id = ${hubId})
@@ -69,14 +72,10 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
    * not given.
    */
   const ph = sql.placeholder;
-  /** visibleTo with the hub as the placeholder hubId. */
-  const visibleToHubParam = sql`(not exists (select 1 from ${hubProducts} hp where hp.hub_id = ${ph('hubId')})
-    or exists (select 1 from ${hubProducts} hp where hp.hub_id = ${ph('hubId')} and hp.product_id = ${products.id}))`;
   const pageStatement = db.select({ ...summaryColumns, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products)
     .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
     .where(and(
-      eq(products.cancelled, false),
-      visibleToHubParam,
+      visibleTo(ph('hubId')),
       sql`(${ph('cats')}::integer[] is null or ${products.categoryId} = any(${ph('cats')}::integer[]))`,
       sql`(${ph('like')}::text is null or ${products.name} ilike ${ph('like')} or ${products.number} ilike ${ph('like')})`,
     ))
@@ -91,8 +90,7 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
   }).from(products)
     .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
     .leftJoin(propertyConfigs, and(eq(propertyConfigs.id, ph('propertyConfigId')), eq(propertyConfigs.productId, products.id), eq(propertyConfigs.cancelled, false)))
-    .where(and(eq(products.id, ph('productId')), eq(products.cancelled, false),
-      visibleToHubParam))
+    .where(and(eq(products.id, ph('productId')), visibleTo(ph('hubId'))))
     .prepare('catalogue_check_spec');
   const specComponents = db.select().from(productComponents)
     .where(and(eq(productComponents.productId, ph('productId')), eq(productComponents.cancelled, false)))

@@ -19,6 +19,7 @@
 import type { Toning } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
+import { mapPooled } from '../../lib/pool.ts';
 import {
   addCheckEntries,
   checkEntriesStore,
@@ -189,19 +190,6 @@ async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number):
   return 'abnormal';
 }
 
-/** Runs `fn` over `items`, CHECKS_AT_ONCE at a time. */
-async function pool<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, items.length) }, worker));
-  return out;
-}
 
 function summarise(outcomes: readonly Outcome[]) {
   const counted = outcomes.filter((o) => o !== 'stale');
@@ -218,7 +206,7 @@ function summarise(outcomes: readonly Outcome[]) {
 
 /** Checks works against one SKU (选择产品 for the checked rows, 重选产品 for one). */
 export async function checkWorks(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<void> {
-  const outcomes = await pool([...new Set(uuids)], (uuid) => checkOne(uuid, choice, customerHubId));
+  const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => checkOne(uuid, choice, customerHubId));
   summarise(outcomes);
 }
 
@@ -237,7 +225,7 @@ export function skuChoiceOfRow(row: WorkRow): SkuChoice | undefined {
 
 /** 重新校验: checks works again against the SKU each already has. */
 export async function recheckWorks(uuids: readonly string[], customerHubId: number): Promise<void> {
-  const outcomes = await pool([...new Set(uuids)], (uuid) => {
+  const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => {
     const row = rowOf(uuid);
     const choice = row && skuChoiceOfRow(row);
     return choice ? checkOne(uuid, choice, customerHubId) : Promise.resolve<Outcome>('stale');

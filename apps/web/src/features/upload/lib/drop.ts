@@ -11,7 +11,7 @@
  *   answer's callback, Chromium handled the answers of a whole folder in one task of 6 s);
  * - folders the system leaves behind (`__MACOSX`, dot-folders) are not even opened.
  */
-import { yieldToMain } from '../../../lib/yield.ts';
+import { mapPooled } from '../../../lib/pool.ts';
 import { isSystemFile, type PickedFile } from './pick.ts';
 
 export interface DroppedEntries {
@@ -61,18 +61,8 @@ const FILES_AT_ONCE = 8;
  * `fileOf` of every item, FILES_AT_ONCE asked at a time, each from a task of its own (see above):
  * the answers of a whole folder are then not handled in one task. In the items' order.
  */
-export async function filesInTasks<T>(items: readonly T[], fileOf: (item: T) => Promise<File>): Promise<File[]> {
-  const files: File[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      files[i] = await fileOf(items[i] as T);
-      await yieldToMain();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, items.length) }, worker));
-  return files;
+export function filesInTasks<T>(items: readonly T[], fileOf: (item: T) => Promise<File>): Promise<File[]> {
+  return mapPooled(items, FILES_AT_ONCE, fileOf, { taskEach: true });
 }
 
 /** Every file below the dropped entries, depth first, with its path relative to the drop. */
