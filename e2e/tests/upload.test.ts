@@ -231,6 +231,29 @@ describe('upload and parsing', () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('a picked file that can no longer be read says 上传失败，请重试！ and sends nothing', async () => {
+    // A folder whose listing names a file that is gone when it is read (moved or deleted after the pick).
+    await page.evaluate(`window.showDirectoryPicker = async () => ({
+      kind: 'directory',
+      name: '消失的文件夹',
+      values: async function* () {
+        yield { kind: 'file', name: '1.jpg', getFile: () => Promise.reject(new DOMException('gone', 'NotFoundError')) };
+      },
+    })`);
+    let sent = 0;
+    const onRequest = (req: { url(): string }) => {
+      if (new URL(req.url()).pathname === '/api/files/updateFile') sent++;
+    };
+    page.on('request', onRequest);
+    await page.getByTestId('upload-drop-zone').getByRole('button', { name: '上传文件夹' }).click();
+    await page.locator('.ant-message').getByText('上传失败，请重试！').first().waitFor();
+    // The reading is over (正在读取文件… gone), and nothing of the pick was listed or sent.
+    await page.getByText('正在读取文件…').waitFor({ state: 'detached' });
+    page.off('request', onRequest);
+    expect(sent).toBe(0);
+    expect(await page.getByRole('listitem', { name: '消失的文件夹' }).count()).toBe(0);
+  });
+
   it('a chunk that keeps failing fails its file; 重试 sends only what is missing', async () => {
     let failing = true;
     const sent: string[] = [];

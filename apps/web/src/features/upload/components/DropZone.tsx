@@ -1,6 +1,7 @@
 import { CloudUploadOutlined, FolderOpenOutlined, LoadingOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Flex, Typography, theme } from 'antd';
+import { App, Button, Flex, Typography, theme } from 'antd';
 import { useRef, useState, type DragEvent } from 'react';
+import { MSG } from '@portal/contract/messages';
 import { directoryPicker, isPickerCancel, readDirectory } from '../lib/directory.ts';
 import { entriesOf, readDropped } from '../lib/drop.ts';
 import { pickedFromFileList, readSizes, type PickedFile } from '../lib/pick.ts';
@@ -22,6 +23,7 @@ export interface DropZoneProps {
  */
 export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
   const { token } = theme.useToken();
+  const { message } = App.useApp();
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -36,6 +38,9 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
         await readSizes(picked);
         if (picked.length > 0) onPicked(picked);
       })
+      // A file that could not be read (moved or deleted since the pick, no permission): nothing of
+      // the pick is sent, and the customer is told so instead of seeing nothing happen.
+      .catch(() => void message.error(MSG.uploadFailed))
       .finally(() => setReading((n) => n - 1));
   };
 
