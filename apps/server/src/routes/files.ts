@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
 import type { Config } from '../config.ts';
+import { multipartBoundary, MultipartError, readMultipart } from '../http/multipart.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import { normaliseChunkFields, uploadRefusal, type ChunkAnswer } from '../services/uploads.ts';
+import { normaliseChunkFields, uploadRefusal } from '../services/uploads.ts';
 
 const ChunkAnswerSchema = z.object({
   state: z.literal(200),
@@ -14,13 +15,12 @@ const ChunkAnswerSchema = z.object({
   ]),
 });
 
-/** What busboy says about a broken multipart body (its errors carry no code). */
-const MULTIPART_BODY_ERROR = /unexpected end of (form|file)|malformed|boundary|part terminated early|multipart/i;
-
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
 
 export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Config }> = async (app, { services, config }) => {
   const tags = ['files'];
+  // The chunk route reads its multipart body itself (http/multipart.ts): Fastify leaves it unread.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
   app.post('/files/updateFile', {
     schema: {
@@ -30,36 +30,28 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       response: { 200: ChunkAnswerSchema },
     },
   }, async (request) => {
-    if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
-    const fields: Record<string, string> = {};
-    let answer: ChunkAnswer | undefined;
+    const boundary = multipartBoundary(request.headers['content-type']);
+    if (!boundary) throw uploadRefusal('请以multipart/form-data上传文件');
+    const body = readMultipart(request.raw, boundary, { fields: 40, fieldBytes: 4096, headBytes: 64 * 1024, fileBytes: config.upload.maxChunkBytes });
     try {
-      for await (const part of request.parts({ limits: { fileSize: config.upload.maxChunkBytes, fields: 40, fieldSize: 4096, files: 1, parts: 42 } })) {
-        if (part.type === 'field') {
-          fields[part.fieldname] = String(part.value);
-          continue;
-        }
-        let chunk;
-        try {
-          chunk = normaliseChunkFields(fields, config);
-        } catch (err) {
-          part.file.resume();
-          throw err;
-        }
-        answer = await services.uploads.receiveChunk(request.user.hubId, chunk, part.file);
+      let chunk;
+      try {
+        chunk = normaliseChunkFields(await body.fields, config);
+      } catch (err) {
+        body.discard();
+        throw err;
       }
+      return await services.uploads.receiveChunk(request.user.hubId, chunk, body.file);
     } catch (err) {
       if (err instanceof AppError) throw err;
+      if (err instanceof MultipartError) {
+        throw uploadRefusal(err.kind === 'no-file' ? '缺少文件内容' : err.kind === 'limit' ? '上传内容不合规范：字段过多或过长，或不止一个文件' : '上传内容不完整，请重试');
+      }
       const code = (err as { code?: string }).code ?? '';
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw uploadRefusal(`分片过大，每个分片不能超过${config.upload.maxChunkBytes}字节`, 413, 'too-large');
-      if (code.startsWith('FST_') || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw uploadRefusal('上传内容不完整，请重试');
+      if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw uploadRefusal('上传内容不完整，请重试');
       if (code === 'ENOSPC') throw new AppError(507, 'disk-full', '服务器存储空间不足，请联系印刷厂', { state: 400, message: { status: 400, error: '服务器存储空间不足，请联系印刷厂' } });
-      // The multipart parser's own errors (bad boundary, body cut short) carry no code: the client sent a broken body.
-      if (!code && err instanceof Error && MULTIPART_BODY_ERROR.test(err.message)) throw uploadRefusal('上传内容不完整，请重试');
       throw err;
     }
-    if (!answer) throw uploadRefusal('缺少文件内容');
-    return answer;
   });
 
   app.get('/files/raw/:hubId/*', {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { and, eq, lt, inArray, sql } from 'drizzle-orm';
 import { LIMITS, MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { MultipartFile } from '../http/multipart.ts';
 import { storedFiles, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
@@ -45,13 +44,13 @@ export const uploadRefusal = (error: string, status = 400, code = 'upload-refuse
 
 /**
  * Errors that come once a chunk's bytes are all in are never the client's: a database connection
- * reset must not read as the upload's own (the route answers ECONNRESET, premature close and the
- * multipart parser's codes with 400 上传内容不完整). Other codes (ENOSPC → 507) go through as they are.
+ * reset must not read as the upload's own (the route answers ECONNRESET and premature close with
+ * 400 上传内容不完整). Other codes (ENOSPC → 507) go through as they are.
  */
 function fromServer(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
   if (err instanceof AppError || !(err instanceof Error) || typeof code !== 'string') return err;
-  if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE' && !code.startsWith('FST_')) return err;
+  if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return err;
   return new Error(`upload failed on the server: ${err.message}`, { cause: err });
 }
 
@@ -219,23 +218,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   }
 
   /**
-   * Takes the chunk's bytes off the request, or refuses the chunk: it must hold exactly the bytes
-   * its place calls for (chunkBytes). Past that length nothing more is kept, only counted.
+   * The chunk's bytes once its request has ended, or the chunk's refusal: it must hold exactly the
+   * bytes its place calls for (chunkBytes). Past the chunk limit nothing is kept, only counted.
    */
-  async function takeChunk(f: ChunkFields, data: Readable): Promise<Buffer[]> {
+  async function takeChunk(f: ChunkFields, body: Promise<MultipartFile>): Promise<Buffer[]> {
     const expected = chunkBytes(f);
-    let pieces: Buffer[] = [];
-    let bytes = 0;
-    data.on('data', (piece: Buffer) => {
-      bytes += piece.length;
-      if (bytes <= expected) pieces.push(piece);
-      else pieces = [];
-    });
-    await finished(data);
-    // A multipart stream cut at the chunk limit ends quietly with `truncated` set: refuse what was cut.
-    if ((data as { truncated?: boolean }).truncated) {
-      throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
-    }
+    const { pieces, bytes, truncated } = await body;
+    if (truncated) throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
     if (bytes === 0) throw uploadRefusal('分片内容为空，请重新上传');
     if (bytes === expected) return pieces;
     if (f.chunkTotal === 1) throw uploadRefusal(`文件大小不符（收到${bytes}字节，应为${f.size}字节），请重新上传`);
@@ -261,6 +250,10 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     try {
       const part = await opening;
       await part.write((f.chunkIndex - 1) * f.chunkSize, pieces);
+      // The bytes are on disk: the buffers go at once. Held on through the database's answer, a
+      // chunk's 2 MB outlived young-generation collections often enough that V8 ran a full
+      // mark-compact every ~30 MB (16-18 per 500 MB batch, a third of the server's CPU).
+      pieces.length = 0;
       [row] = await recordChunk.execute({
         hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal,
         chunk: JSON.stringify([f.chunkIndex]), status: f.chunkTotal === 1 ? 'assembling' : 'receiving',
@@ -310,7 +303,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
      *   exactly one request completes it;
      * - chunk 1's magic bytes are checked before anything is written; the whole file's at the end.
      */
-    async receiveChunk(hubId: number, f: ChunkFields, data: Readable): Promise<ChunkAnswer> {
+    async receiveChunk(hubId: number, f: ChunkFields, body: Promise<MultipartFile>): Promise<ChunkAnswer> {
       const key = uploadKey(f);
       // Opened while the bytes arrive, so the open (and a first chunk's folder) adds no wait.
       const opening = store.openPart(hubId, key, String(f.chunkSize), { durable: CHUNK_DURABLE });
@@ -320,7 +313,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
 
       let pieces: Buffer[];
       try {
-        pieces = await takeChunk(f, data);
+        pieces = await takeChunk(f, body);
       } catch (err) {
         release();
         // Nothing was written; the folder just made for a one-chunk file holds nothing of worth.

@@ -58,11 +58,17 @@ export interface PartFile {
   sync(): Promise<void>;
   /** Gives it, atomically, the name of the stored file `rel` (which it replaces). */
   publish(rel: string): Promise<void>;
-  /** Done with it (the file is closed when every chunk sharing it is done). */
+  /** Done with it (the file is closed soon after the last chunk sharing it is done, at once once published or removed). */
   close(): Promise<void>;
 }
 
-type SharedPart = { handle: Promise<FileHandle>; users: number };
+type SharedPart = { handle: Promise<FileHandle>; users: number; retired: boolean; idle?: NodeJS.Timeout };
+
+/**
+ * How long a part file stays open after its last chunk is written: the next chunk of the file
+ * usually comes sooner, and then costs no open (an open waits behind the chunks being written).
+ */
+const PART_IDLE_MS = 2000;
 
 const tmpName = (p: string) => `${p}.tmp-${randomBytes(6).toString('hex')}`;
 
@@ -71,11 +77,20 @@ export function createLocalFileStore(filesRoot: string): FileStore {
   const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), rel);
   const chunkDir = (hubId: number, key: string) => path.join(filesRoot, '.chunks', String(hubId), key);
   const partFile = (hubId: number, key: string, name: string) => path.join(chunkDir(hubId, key), `${name}.part`);
-  // Part files open in this process, shared by the chunks of one file that arrive together
-  // (one open instead of one per chunk); closed when the last of them is done with it.
+  // Part files open in this process, shared by the chunks of one file (one open instead of one
+  // per chunk); closed PART_IDLE_MS after the last of them is done with it, or at once when retired.
   const openParts = new Map<string, SharedPart>();
+  const shut = (entry: SharedPart) => {
+    clearTimeout(entry.idle);
+    // Nothing is waiting on the close: a failed one leaves nothing to do.
+    entry.handle.then((fh) => fh.close()).catch(() => {});
+  };
+  /** No chunk takes this part from now on; it is closed when the chunks writing it are done. */
   const retire = (file: string, entry: SharedPart) => {
     if (openParts.get(file) === entry) openParts.delete(file);
+    if (entry.retired) return;
+    entry.retired = true;
+    if (entry.users === 0) shut(entry);
   };
 
   async function writeAtomic(target: string, data: Readable | Buffer): Promise<number> {
@@ -139,16 +154,22 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       let shared = openParts.get(file);
       if (!shared) {
         // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
-        const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, constants.O_RDWR | constants.O_CREAT | (durable ? constants.O_DSYNC : 0), 0o644));
+        const flags = constants.O_RDWR | constants.O_CREAT | (durable ? constants.O_DSYNC : 0);
+        const openIt = () => open(file, flags, 0o644).catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          await mkdir(path.dirname(file), { recursive: true });
+          return open(file, flags, 0o644);
+        });
         // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
         const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
-        const entry: SharedPart = { handle: opening, users: 0 };
+        const entry: SharedPart = { handle: opening, users: 0, retired: false };
         shared = entry;
         openParts.set(file, entry);
         opening.catch(() => retire(file, entry));
       }
       const entry = shared;
       entry.users++;
+      clearTimeout(entry.idle);
       let fh: FileHandle;
       try {
         fh = await entry.handle;
@@ -161,8 +182,9 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         if (released) return;
         released = true;
         if (--entry.users > 0) return;
-        retire(file, entry);
-        await fh.close();
+        if (entry.retired) return shut(entry);
+        entry.idle = setTimeout(() => entry.users === 0 && retire(file, entry), PART_IDLE_MS);
+        entry.idle.unref();
       };
       return {
         path: file,
