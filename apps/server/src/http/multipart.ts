@@ -65,11 +65,14 @@ const HEADERS_END = Buffer.from('\r\n\r\n');
 
 type Disposition = { name: string; filename: string | null };
 
+const DISPOSITION_LINE = /^content-disposition\s*:(.*)$/im;
+const PARAM = { name: /;\s*name=(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i, filename: /;\s*filename=(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i };
+
 function parseDisposition(headers: string): Disposition | null {
-  const line = headers.split('\r\n').find((l) => /^content-disposition\s*:/i.test(l));
-  if (!line) return null;
-  const param = (key: string) => {
-    const m = new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"|;\\s*${key}=([^;\\s]*)`, 'i').exec(line);
+  const line = DISPOSITION_LINE.exec(headers)?.[1];
+  if (line === undefined) return null;
+  const param = (key: keyof typeof PARAM) => {
+    const m = PARAM[key].exec(line);
     if (!m) return null;
     return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? '');
   };

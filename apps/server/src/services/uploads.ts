@@ -141,6 +141,16 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     setWhere: sql`${sameFile} and (${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`,
   }).returning({ id: uploads.id, status: uploads.status }).prepare('upload_record_chunk');
 
+  /** One statement: the stored file's row and the upload's end, together or not at all. Prepared once: it runs for every file. */
+  const stored = db.$with('stored').as(db.insert(storedFiles).values({
+    hubId: sql.placeholder('hubId'), path: sql.placeholder('path'), kind: sql.placeholder('kind'), size: sql.placeholder('size'), meta: sql.placeholder('meta'),
+  }).onConflictDoUpdate({
+    target: [storedFiles.hubId, storedFiles.path],
+    set: { kind: sql`excluded.kind`, size: sql`excluded.size`, meta: sql`excluded.meta`, originalPath: null, createdAt: sql`now()` },
+  }).returning({ id: storedFiles.id }));
+  const storeDone = db.with(stored).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
+    .where(and(eq(uploads.id, sql.placeholder('uploadId')), sql`exists (select 1 from ${stored})`)).prepare('upload_store_done');
+
   function answer(hubId: number, rel: string, meta: Record<string, unknown>): ChunkAnswer {
     const url = urls.hubFile(hubId, rel);
     // Every page's size stays in the database for the file check; the client gets the summary.
@@ -206,12 +216,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     }
     await flushed;
     await part.publish(rel);
-    // One statement: the stored file's row and the upload's end, together or not at all.
-    const stored = db.$with('stored').as(db.insert(storedFiles).values({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info })
-      .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { kind: meta.kind, size: f.size, meta: meta.info, originalPath: null, createdAt: new Date() } })
-      .returning({ id: storedFiles.id }));
-    await db.with(stored).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
-      .where(and(eq(uploads.id, uploadId), sql`exists (select 1 from ${stored})`));
+    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, uploadId });
     // The part's folder is of no use now; its removal need not hold up the answer.
     store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
     return answer(hubId, rel, meta.info);

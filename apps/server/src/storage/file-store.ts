@@ -206,18 +206,28 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         async publish(rel) {
           // Chunks that come from now on start a part of their own, never write into the stored file.
           retire(file, entry);
-          // A second name for the part, renamed over the stored file: the part itself stays until
-          // the upload is recorded as done, so a claimant that dies here leaves a complete part.
+          // A second name for the part: the part itself stays until the upload is recorded as done,
+          // so a claimant that dies here leaves a complete part. A new name is linked in place at
+          // once; a name already taken is replaced by a rename of a temporary link over it.
           const dest = abs(hubId, rel);
-          const tmp = tmpName(dest);
+          const linkTo = async (name: string) => {
+            try {
+              await link(file, name);
+            } catch (err) {
+              if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+              // The folder of the stored file does not exist yet (the first file of a folder).
+              await mkdir(path.dirname(dest), { recursive: true });
+              await link(file, name);
+            }
+          };
           try {
-            await link(file, tmp);
+            await linkTo(dest);
+            return;
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-            // The folder of the stored file does not exist yet (the first file of a folder).
-            await mkdir(path.dirname(dest), { recursive: true });
-            await link(file, tmp);
+            if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
           }
+          const tmp = tmpName(dest);
+          await linkTo(tmp);
           try {
             await rename(tmp, dest);
           } catch (err) {

@@ -57,6 +57,16 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     expect(sha256(served)).toBe(sha256(big));
   });
 
+  it('replaces a stored file when another file comes under its path', async () => {
+    const first = corpusFile('images/pillow_rgb_jfif300.jpg');
+    const second = corpusFile('orientation/Landscape_6.jpg');
+    const one = await uploadFile(t, demo, first, 'Again/x.jpg');
+    const two = await uploadFile(t, demo, second, 'Again/x.jpg', { folderId: one.folderId });
+    expect(two.done?.body.message).toMatchObject({ status: 300, filePath: one.done!.body.message.filePath, info: { width: 1800, height: 1200 } });
+    const served = Buffer.from(await (await fetch(t.url + two.done!.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(second));
+  });
+
   it('places each chunk by the client\'s chunk size: simple-uploader.js with forceChunkSize off sends a last chunk of up to twice that', async () => {
     const size = 1_048_576;
     const total = Math.floor(big.length / size);
