@@ -19,17 +19,23 @@ async function formData(fields: Record<string, string>, file: Buffer | null, nam
 function feed(body: Buffer, cuts: number[], end = true) {
   const stream = new PassThrough();
   const at = [0, ...cuts.filter((c) => c > 0 && c < body.length).sort((a, b) => a - b), body.length];
-  queueMicrotask(() => {
-    for (let i = 0; i + 1 < at.length; i++) stream.write(body.subarray(at[i], at[i + 1]));
+  // One piece per turn of the event loop, as from a socket: the reader's caller runs in between.
+  void (async () => {
+    for (let i = 0; i + 1 < at.length; i++) {
+      stream.write(body.subarray(at[i], at[i + 1]));
+      await new Promise((r) => setImmediate(r));
+    }
     if (end) stream.end();
     else stream.destroy();
-  });
+  })();
   return stream;
 }
 
-async function read(body: Buffer, boundary: string, cuts: number[] = [], limits = LIMITS) {
+async function read(body: Buffer, boundary: string, cuts: number[] = [], limits = LIMITS, expected?: number) {
   const m = readMultipart(feed(body, cuts), boundary, limits);
-  const [fields, file] = await Promise.all([m.fields, m.file]);
+  const fields = await m.fields;
+  if (expected !== undefined) m.expect(expected);
+  const file = await m.file;
   return { fields, file, bytes: Buffer.concat(file.pieces) };
 }
 
@@ -59,6 +65,26 @@ describe('readMultipart', () => {
       const got = await read(body, boundary, [cut, cut + 3]);
       expect(got.fields).toEqual({ a: '1' });
       expect(got.bytes.equals(data)).toBe(true);
+    }
+  });
+
+  it('takes a file of the length it was said to have, and finds one shorter or longer, split at every place', async () => {
+    const boundary = '----formdata-test-0123456789';
+    const form = (data: Buffer) => Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n`),
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const data = randomBytes(300);
+    for (const length of [300, 299, 290, 250, 301, 340]) {
+      const sent = length <= 300 ? data.subarray(0, length) : Buffer.concat([data, randomBytes(length - 300)]);
+      const body = form(sent);
+      for (let cut = 1; cut < body.length; cut += 3) {
+        const got = await read(body, boundary, [cut, cut + 5], LIMITS, 300);
+        expect(got.file.bytes, `${length} bytes cut at ${cut}`).toBe(length);
+        expect(got.bytes.equals(sent)).toBe(true);
+      }
     }
   });
 

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { multipartBoundary, MultipartError, readMultipart } from '../http/multipart.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import { normaliseChunkFields, uploadRefusal } from '../services/uploads.ts';
+import { chunkBytes, normaliseChunkFields, uploadRefusal } from '../services/uploads.ts';
 
 const ChunkAnswerSchema = z.object({
   state: z.literal(200),
@@ -37,6 +37,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       let chunk;
       try {
         chunk = normaliseChunkFields(await body.fields, config);
+        body.expect(chunkBytes(chunk));
       } catch (err) {
         body.discard();
         throw err;

@@ -155,11 +155,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       if (!shared) {
         // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
         const flags = constants.O_RDWR | constants.O_CREAT | (durable ? constants.O_DSYNC : 0);
-        const openIt = () => open(file, flags, 0o644).catch(async (err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') throw err;
-          await mkdir(path.dirname(file), { recursive: true });
-          return open(file, flags, 0o644);
-        });
+        const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, flags, 0o644));
         // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
         const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
         const entry: SharedPart = { handle: opening, users: 0, retired: false };
