@@ -472,9 +472,13 @@ describe('the batch order', () => {
       expect(large.domRows).toBeGreaterThan(0);
       expect(large.domRows).toBeLessThan(60);
       // The last work is reachable: at the bottom of the body, still a screenful.
+      // Scrolled to the end until it shows, as a person would: the list learns its rows' real heights as
+      // they render, so its full height can still grow after the first scroll (this failed once in CI).
       const holder = page.locator('.ant-table-tbody-virtual-holder');
-      await holder.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      await rowOf(page, '合成作品02000').waitFor();
+      await expect.poll(async () => {
+        await holder.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        return rowOf(page, '合成作品02000').isVisible();
+      }, { timeout: 30_000, interval: 250 }).toBe(true);
       expect(await page.locator('.ant-table-row').count()).toBeLessThan(60);
       await shot(page, 'order-table-2000');
     } finally {
