@@ -67,6 +67,8 @@ export function multipartBoundary(contentType: string | undefined): string | nul
 }
 
 const CRLF = Buffer.from('\r\n');
+const DASHES = Buffer.from('--');
+const EMPTY = Buffer.alloc(0);
 const HEADERS_END = Buffer.from('\r\n\r\n');
 
 type Disposition = { name: string; filename: string | null };
@@ -90,6 +92,7 @@ function parseDisposition(headers: string): Disposition | null {
 export function readMultipart(body: Readable, boundary: string, limits: MultipartLimits): MultipartBody {
   // Every part but the first starts after CRLF; the first delimiter may open the body without it.
   const delimiter = Buffer.from(`\r\n--${boundary}`);
+  const opening = delimiter.subarray(2);
   const dlen = delimiter.length;
 
   let resolveFields!: (f: Record<string, string>) => void;
@@ -111,10 +114,10 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
   /** Where the reader is: before the first delimiter, in a part's headers, in a field, in a file, after the end. */
   let state: 'preamble' | 'after-delimiter' | 'headers' | 'field' | 'file' | 'epilogue' = 'preamble';
   /** Bytes of the current non-file state not yet understood (small: bounded by headBytes). */
-  let pending: Buffer = Buffer.alloc(0);
+  let pending: Buffer = EMPTY;
   let fieldName = '';
   /** The last bytes of file data, which may be the start of a delimiter split across buffers. */
-  let carry: Buffer = Buffer.alloc(0);
+  let carry: Buffer = EMPTY;
   const out: MultipartFile = { filename: '', pieces: [], bytes: 0, truncated: false };
   /** File bytes up to here are taken as they come (see expect). */
   let takeUntil = 0;
@@ -149,7 +152,7 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
       // The delimiter is expected at takeUntil, so what comes before it is file.
       took = true;
       emitFile(carry);
-      carry = Buffer.alloc(0);
+      carry = EMPTY;
       const take = Math.min(buf.length, takeUntil - consumed);
       emitFile(buf.subarray(0, take));
       buf = buf.subarray(take);
@@ -159,7 +162,7 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
       if (buf.length < dlen) {
         // A short buffer: join it to the carry and look again (small copies, rare).
         buf = Buffer.concat([carry, buf]);
-        carry = Buffer.alloc(0);
+        carry = EMPTY;
       } else {
         // A delimiter that starts in the carry ends within the first dlen-1 bytes of buf.
         const probe = Buffer.concat([carry, buf.subarray(0, dlen - 1)]);
@@ -168,11 +171,11 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
           emitFile(i <= carry.length ? carry.subarray(0, i) : carry);
           if (i > carry.length) emitFile(buf.subarray(0, i - carry.length));
           const after = buf.subarray(i + dlen - carry.length);
-          carry = Buffer.alloc(0);
+          carry = EMPTY;
           return after;
         }
         emitFile(carry);
-        carry = Buffer.alloc(0);
+        carry = EMPTY;
       }
     }
     const j = buf.indexOf(delimiter);
@@ -203,7 +206,6 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
         pending = pending.length ? Buffer.concat([pending, buf]) : buf;
         buf = null;
         if (state === 'preamble') {
-          const opening = Buffer.from(`--${boundary}`);
           const at = pending.subarray(0, opening.length).equals(opening) ? 0 : pending.indexOf(delimiter);
           if (at < 0) {
             if (tooLong()) throw new MultipartError('malformed', 'multipart boundary not found');
@@ -214,9 +216,9 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
         }
         if (state === 'after-delimiter') {
           if (pending.length < 2) return;
-          if (pending[0] === 0x2d && pending[1] === 0x2d) {
+          if (pending.subarray(0, 2).equals(DASHES)) {
             state = 'epilogue';
-            pending = Buffer.alloc(0);
+            pending = EMPTY;
             return finish();
           }
           const eol = pending.indexOf(CRLF);
@@ -236,7 +238,7 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
           }
           const disposition = parseDisposition(pending.subarray(0, Math.max(end, 0)).toString('utf8'));
           const rest = pending.subarray(end + 4);
-          pending = Buffer.alloc(0);
+          pending = EMPTY;
           if (!disposition) throw new MultipartError('malformed', 'multipart part without content-disposition');
           if (disposition.filename !== null) {
             if (fileSeen) {
@@ -266,7 +268,7 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
             values[fieldName] = pending.subarray(0, end).toString('utf8');
           }
           buf = pending.subarray(end + dlen);
-          pending = Buffer.alloc(0);
+          pending = EMPTY;
           state = 'after-delimiter';
           continue;
         }
@@ -297,7 +299,7 @@ export function readMultipart(body: Readable, boundary: string, limits: Multipar
   function endsEarly(): boolean {
     const joined = Buffer.concat([...out.pieces, carry]);
     const at = joined.indexOf(delimiter);
-    if (at < 0 || !joined.subarray(at + dlen, at + dlen + 2).equals(Buffer.from('--'))) return false;
+    if (at < 0 || !joined.subarray(at + dlen, at + dlen + 2).equals(DASHES)) return false;
     out.pieces = [joined.subarray(0, at)];
     out.bytes = at;
     state = 'epilogue';
