@@ -7,13 +7,16 @@
  * brief's server runs on, and on PostgreSQL, what production runs. PGlite keeps its whole database
  * engine inside the server process, so the memory rows of the two differ by design.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, truncate } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { noiseImage } from '../lib/images.ts';
 import { request } from '../lib/http.ts';
 import { tempDatabase } from '../lib/postgres.ts';
-import { cpuSecondsOf, memoryOf, settledRss } from '../lib/proc.ts';
-import { startBenchServer } from '../lib/server.ts';
+import { cpuSecondsOf, cpuSecondsOfProcesses, machineCpuSeconds, mainThreadCpuSecondsOf, memoryOf, settledRss } from '../lib/proc.ts';
+import { startBenchServer, type BenchServer } from '../lib/server.ts';
 import { startSink, type Sink } from '../lib/sink.ts';
 import { median, timed } from '../lib/timing.ts';
 import type { BenchContext, Benchmark, Measurement } from '../lib/types.ts';
@@ -22,7 +25,6 @@ import { CHUNK_SIZE, CHUNKS_PER_FILE, FILES_AT_ONCE, chunkOf, sendBatch, uploadT
 const MB = 1e6;
 /** 1650×1100 noise at quality 100 is ≈ 2.5 MB: 200 of them make the 500 MB batch. */
 const IMAGE = { width: 1650, height: 1100 };
-const WARMUP_FILES = 3;
 const RSS_GOAL_MB = 250;
 
 async function toSink(sink: Sink, file: BatchFile, index: number, times?: number[]): Promise<boolean> {
@@ -31,6 +33,46 @@ async function toSink(sink: Sink, file: BatchFile, index: number, times?: number
   if (res.status !== 200) throw new Error(`the sink answered ${res.status}: ${res.text}`);
   times?.push(performance.now() - start);
   return true;
+}
+
+/**
+ * Lets go of a round's bytes and writes back what is dirty, before the next timed round. Keep in mind:
+ * - this VM's balloon hands freed memory back to its host (free page reporting, seconds after the
+ *   free), and the first write to a page the host took back costs ≈ 2 ms per MB, four times a write
+ *   into memory the guest still holds. With every round's files kept, whichever side happened to
+ *   write into such pages lost up to half a second per batch: rounds of the same code differed by
+ *   2-3×. A server that has run a while writes into page cache it recycles, so each round's files are
+ *   emptied right after it (the sink's, and the server's uploaded folder) and the next round writes
+ *   into the memory they held;
+ * - emptied, not deleted: this VM's ext4 has no journal, and without one a new inode is never one
+ *   freed in the last minute; every create then steps over each recently freed inode (a third of the
+ *   sink's CPU once rounds deleted their files);
+ * - the kernel writes dirty pages back in bursts of a gigabyte or more that take both cores for a
+ *   second; `sync` makes each round start with none pending. The server's own flushes (O_DSYNC
+ *   chunks) still count within its time: they are part of its work.
+ */
+async function nextRound(paths: string[]): Promise<void> {
+  const files = (await Promise.all(paths.map(filesUnder))).flat();
+  await Promise.all(files.map((f) => truncate(f, 0)));
+  await promisify(execFile)('sync');
+}
+
+/** The file itself, or every file below a folder; nothing when it does not exist. */
+async function filesUnder(p: string): Promise<string[]> {
+  const entries = await readdir(p, { withFileTypes: true, recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOTDIR') return null;
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
+  if (entries === null) return [p];
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** The folder a batch uploaded into lands in on disk: DATA_DIR/files/<hub>/upload/<folderId>. */
+async function uploadedFolders(server: BenchServer, folderId: string): Promise<string[]> {
+  const files = path.join(server.dataDir, 'files');
+  const hubs = (await readdir(files)).filter((name) => /^\d+$/.test(name));
+  return hubs.map((hub) => path.join(files, hub, 'upload', folderId));
 }
 
 /** One server (one database), its own baseline right before it: two rows, throughput and peak RSS. */
@@ -42,10 +84,21 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
   const sinkDir = await ctx.tmpDir('sink');
   const sink = await startSink(ctx, sinkDir);
 
-  // Warm-up: first requests, JIT, the database's first inserts; not timed.
-  const warm = files.slice(0, WARMUP_FILES).map((f) => ({ ...f, relativePath: `warmup-${f.relativePath}` }));
+  // Warm-up, not timed: one whole batch each. The server's rounds kept getting faster up to the fourth
+  // after a warm-up of 3 files (1.55 s → 1.09 s per batch: V8 optimising the code of a chunk, the
+  // database's first pages); a server that has taken uploads for a while runs the later figure.
+  const warm = files.map((f) => ({ ...f, relativePath: `warmup-${f.relativePath}` }));
   await sendBatch(warm, (f, i) => toSink(sink, f, i));
-  await uploadToServer(server, warm, randomUUID());
+  const warmFolder = randomUUID();
+  await uploadToServer(server, warm, warmFolder);
+  // The sink's files of the round just run (the names it has not written before).
+  const sinkSeen = new Set<string>();
+  const newSinkFiles = async () => {
+    const fresh = (await readdir(sinkDir)).filter((name) => !sinkSeen.has(name));
+    for (const name of fresh) sinkSeen.add(name);
+    return fresh.map((name) => path.join(sinkDir, name));
+  };
+  let serverFolders = await uploadedFolders(server, warmFolder);
 
   // Rounds alternate baseline and server so that drift of the machine touches both alike.
   const baseMs: number[] = [];
@@ -54,25 +107,37 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
   const times: RequestTimes = { chunk: [], completing: [] };
   let sinkCpu = 0;
   let serverCpu = 0;
+  let serverMainCpu = 0;
+  let postgresCpu = 0;
+  let machineServerCpu = 0;
+  let machineBaseCpu = 0;
   let clientCpu = 0;
   let requests = 0;
-  let sinkFiles = (await readdir(sinkDir)).length;
   for (let round = 1; round <= rounds; round++) {
     ctx.log(`${db}: round ${round}/${rounds}, baseline (bare HTTP to disk)`);
+    await nextRound([...serverFolders, ...(await newSinkFiles())]);
     const sinkCpuBefore = cpuSecondsOf(sink.pid);
+    const machineBefore = machineCpuSeconds();
     baseMs.push((await timed(() => sendBatch(files, (f, i) => toSink(sink, f, i, baseTimes)))).ms);
+    machineBaseCpu += machineCpuSeconds() - machineBefore;
     sinkCpu += cpuSecondsOf(sink.pid) - sinkCpuBefore;
-    // The sink's files stay, as the server's do: on this VM, writing into memory that deleted files
-    // just gave back costs a third of the CPU that fresh pages cost, which would flatter the baseline.
-    const written = (await readdir(sinkDir)).length;
-    requests = written - sinkFiles;
-    sinkFiles = written;
+    const written = await newSinkFiles();
+    requests = written.length;
 
     ctx.log(`${db}: round ${round}/${rounds}, server (chunked upload)`);
+    await nextRound(written);
+    const folderId = randomUUID();
     const cpuBefore = cpuSecondsOf(server.pid);
+    const mainCpuBefore = mainThreadCpuSecondsOf(server.pid);
+    const postgresBefore = cpuSecondsOfProcesses('postgres');
     const clientBefore = process.cpuUsage();
-    figMs.push((await timed(() => uploadToServer(server, files, randomUUID(), times))).ms);
+    const machineServerBefore = machineCpuSeconds();
+    figMs.push((await timed(() => uploadToServer(server, files, folderId, times))).ms);
+    machineServerCpu += machineCpuSeconds() - machineServerBefore;
+    serverFolders = await uploadedFolders(server, folderId);
     serverCpu += cpuSecondsOf(server.pid) - cpuBefore;
+    serverMainCpu += mainThreadCpuSecondsOf(server.pid) - mainCpuBefore;
+    postgresCpu += cpuSecondsOfProcesses('postgres') - postgresBefore;
     const client = process.cpuUsage(clientBefore);
     clientCpu += (client.user + client.system) / 1e6;
   }
@@ -101,8 +166,12 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
         'baseline runs s': baseMs.map((ms) => (ms / 1000).toFixed(2)).join(' '),
         'requests per batch': requests,
         'server CPU s per batch': serverCpu / rounds,
+        'server main thread CPU s per batch': serverMainCpu / rounds,
+        ...(db === 'PostgreSQL' ? { 'PostgreSQL server CPU s per batch': postgresCpu / rounds } : {}),
         'baseline CPU s per batch': sinkCpu / rounds,
         'client CPU s per batch': clientCpu / rounds,
+        'machine CPU s per batch, server rounds': machineServerCpu / rounds,
+        'machine CPU s per batch, baseline rounds': machineBaseCpu / rounds,
         'chunk ms p50': median(times.chunk),
         'completing chunk ms p50': median(times.completing),
         'baseline request ms p50': median(baseTimes),
@@ -130,7 +199,7 @@ const benchmark: Benchmark = {
     const files: BatchFile[] = Array.from({ length: count }, (_, i) => ({ relativePath: `p${String(i + 1).padStart(4, '0')}.jpg`, bytes }));
     ctx.log(`${count} files of ${(bytes.length / MB).toFixed(2)} MB, ${((bytes.length * count) / MB).toFixed(0)} MB in all`);
 
-    const rounds = ctx.quick ? 1 : 3;
+    const rounds = ctx.quick ? 1 : 5;
     const rows = await measure(ctx, 'PGlite', {}, files, rounds);
     const databaseUrl = await tempDatabase(ctx);
     if (databaseUrl) rows.push(...(await measure(ctx, 'PostgreSQL', { DATABASE_URL: databaseUrl }, files, rounds)));

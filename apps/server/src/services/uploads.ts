@@ -205,8 +205,10 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     if (size !== f.size) return fail(hubId, f, `文件大小不符（收到${size}字节，应为${f.size}字节），请重新上传`);
     const type = sniffType(head);
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
-    // The flush to disk goes on while the headers are read (from memory, mostly).
-    const flushed = part.sync();
+    // Written durably, every chunk's bytes (and the file's size) are on disk already: a flush now
+    // would only write the file's times, and cost a disk flush per file. Else the flush goes on
+    // while the headers are read (from memory, mostly).
+    const flushed = CHUNK_DURABLE ? Promise.resolve() : part.sync();
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
