@@ -106,6 +106,7 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
   const baseTimes: number[] = [];
   const times: RequestTimes = { chunk: [], completing: [] };
   let sinkCpu = 0;
+  let sinkMainCpu = 0;
   let serverCpu = 0;
   let serverMainCpu = 0;
   let postgresCpu = 0;
@@ -117,10 +118,12 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
     ctx.log(`${db}: round ${round}/${rounds}, baseline (bare HTTP to disk)`);
     await nextRound([...serverFolders, ...(await newSinkFiles())]);
     const sinkCpuBefore = cpuSecondsOf(sink.pid);
+    const sinkMainBefore = mainThreadCpuSecondsOf(sink.pid);
     const machineBefore = machineCpuSeconds();
     baseMs.push((await timed(() => sendBatch(files, (f, i) => toSink(sink, f, i, baseTimes)))).ms);
     machineBaseCpu += machineCpuSeconds() - machineBefore;
     sinkCpu += cpuSecondsOf(sink.pid) - sinkCpuBefore;
+    sinkMainCpu += mainThreadCpuSecondsOf(sink.pid) - sinkMainBefore;
     const written = await newSinkFiles();
     requests = written.length;
 
@@ -169,6 +172,7 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
         'server main thread CPU s per batch': serverMainCpu / rounds,
         ...(db === 'PostgreSQL' ? { 'PostgreSQL server CPU s per batch': postgresCpu / rounds } : {}),
         'baseline CPU s per batch': sinkCpu / rounds,
+        'baseline main thread CPU s per batch': sinkMainCpu / rounds,
         'client CPU s per batch': clientCpu / rounds,
         'machine CPU s per batch, server rounds': machineServerCpu / rounds,
         'machine CPU s per batch, baseline rounds': machineBaseCpu / rounds,
