@@ -312,7 +312,8 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
      */
     async receiveChunk(hubId: number, f: ChunkFields, body: Promise<MultipartFile>): Promise<ChunkAnswer> {
       const key = uploadKey(f);
-      // Opened while the bytes arrive, so the open (and a first chunk's folder) adds no wait.
+      // Opened before the bytes are taken, so the open (and a first chunk's folder) overlaps whatever
+      // of the body is still coming; over loopback the body is mostly in already (measured: 0.2 ms).
       const opening = store.openPart(hubId, key, String(f.chunkSize), { durable: CHUNK_DURABLE });
       const settled = opening.then((p) => p, () => undefined);
       // Closed whatever happens, without holding up the answer.

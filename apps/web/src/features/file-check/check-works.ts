@@ -190,7 +190,6 @@ async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number):
   return 'abnormal';
 }
 
-
 function summarise(outcomes: readonly Outcome[]) {
   const counted = outcomes.filter((o) => o !== 'stale');
   if (counted.length === 0) return;
