@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
 import type { Config } from '../config.ts';
+import { youngCollector } from '../http/young-gc.ts';
 import { multipartBoundary, MultipartError, readMultipart } from '../http/multipart.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
@@ -15,12 +16,17 @@ const ChunkAnswerSchema = z.object({
   ]),
 });
 
+/** How many bytes of chunk bodies come between two scavenges (6 MB: measured, docs/decisions.md). */
+const UPLOAD_BYTES_PER_SCAVENGE = 6_000_000;
+
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
 
 export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Config }> = async (app, { services, config }) => {
   const tags = ['files'];
   // The chunk route reads its multipart body itself (http/multipart.ts): Fastify leaves it unread.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // A scavenge every few megabytes of chunks: see http/young-gc.ts.
+  const bodyBytes = youngCollector(UPLOAD_BYTES_PER_SCAVENGE);
 
   app.post('/files/updateFile', {
     schema: {
@@ -38,6 +44,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       try {
         chunk = normaliseChunkFields(await body.fields, config);
         body.expect(chunkBytes(chunk));
+        bodyBytes(chunkBytes(chunk));
       } catch (err) {
         body.discard();
         throw err;
