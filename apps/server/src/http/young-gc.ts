@@ -16,15 +16,8 @@ type Collect = (options: { type: 'minor'; execution: 'async' }) => void;
  * Answers a no-op where the engine refuses to give the collector.
  */
 export function youngCollector(everyBytes: number): (bytes: number) => void {
-  let collect: Collect | null = null;
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    collect = vm.runInNewContext('gc') as Collect;
-  } catch {
-    collect = null;
-  }
-  if (typeof collect !== 'function') return () => {};
-  const gc = collect;
+  const gc = exposedCollector();
+  if (!gc) return () => {};
   let since = 0;
   return (bytes) => {
     since += bytes;
@@ -32,4 +25,15 @@ export function youngCollector(everyBytes: number): (bytes: number) => void {
     since = 0;
     gc({ type: 'minor', execution: 'async' });
   };
+}
+
+/** V8's `gc()`, taken from a fresh context once the flag that exposes it is on; null where refused. */
+function exposedCollector(): Collect | null {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as Collect) : null;
+  } catch {
+    return null;
+  }
 }

@@ -43,8 +43,9 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       let chunk;
       try {
         chunk = normaliseChunkFields(await body.fields, config);
-        body.expect(chunkBytes(chunk));
-        bodyBytes(chunkBytes(chunk));
+        const bytes = chunkBytes(chunk);
+        body.expect(bytes);
+        bodyBytes(bytes);
       } catch (err) {
         body.discard();
         throw err;
