@@ -76,14 +76,16 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
   if (!options.loadDataDir && !existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
-    import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
+  const [{ openPgliteThread }, { drizzle }, { migrate }] = await Promise.all([
+    import('./pglite-thread.ts'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = await PGlite.create(dir, {
+  const client = await openPgliteThread({
+    dataDir: dir,
+    startParams: PGLITE_SETTINGS.flatMap((s) => ['-c', s]),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
   });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  // Drizzle's PGlite driver makes only the calls the thread's client answers (db/pglite-thread.ts).
+  const db = drizzle({ client: client as never, schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return { db, kind: 'pglite', close: () => client.close() };
 }
