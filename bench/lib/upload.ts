@@ -1,8 +1,8 @@
 /**
  * The upload protocol as the web app speaks it (decisions §3): files cut into LIMITS.chunkSize
  * pieces, each POSTed to /api/files/updateFile as multipart (the fields, then the part `file`),
- * FILES_AT_ONCE files at a time with CHUNKS_PER_FILE chunks of each in flight
- * (apps/web/src/features/upload/uploader.ts). The scheduler is shared with the baselines, so that
+ * REQUESTS_AT_ONCE requests in flight, shared by FILES_AT_ONCE files at a time with at most
+ * CHUNKS_PER_FILE chunks of each in flight (apps/web/src/features/upload/uploader.ts). The scheduler is shared with the baselines, so that
  * they send the same bytes in the same request sizes with the same concurrency.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,8 @@ import { request } from './http.ts';
 import type { BenchServer } from './server.ts';
 
 export const CHUNK_SIZE = LIMITS.chunkSize;
-export const FILES_AT_ONCE = 3;
+export const REQUESTS_AT_ONCE = 6;
+export const FILES_AT_ONCE = 4;
 export const CHUNKS_PER_FILE = 2;
 
 export interface BatchFile {
@@ -32,21 +33,34 @@ export function chunkOf(bytes: Buffer, index: number, chunkSize = CHUNK_SIZE): B
  * Like the web client, when all chunks of a file are acknowledged and none completed it (the
  * completing answer was lost), the last chunk is sent once more and must complete it.
  */
-export async function sendBatch<F extends BatchFile>(files: readonly F[], sendChunk: (file: F, index: number, total: number) => Promise<boolean>,
-  o: { filesAtOnce?: number; chunksPerFile?: number } = {}): Promise<void> {
+export async function sendBatch<F extends BatchFile>(files: readonly F[], sendChunk: (file: F, index: number, total: number) => Promise<boolean>): Promise<void> {
   const queue = [...files];
+  // The web client's request slots: a chunk waits for one, and gives it back when answered.
+  let free = REQUESTS_AT_ONCE;
+  const waiting: Array<() => void> = [];
+  const send = async (file: F, index: number, total: number) => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await sendChunk(file, index, total);
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
   const sendFile = async (file: F) => {
     const total = chunkTotalOf(file.bytes.length);
     const pending = Array.from({ length: total }, (_, i) => i + 1);
     let completed = false;
-    await Promise.all(Array.from({ length: Math.min(o.chunksPerFile ?? CHUNKS_PER_FILE, total) }, async () => {
+    await Promise.all(Array.from({ length: Math.min(CHUNKS_PER_FILE, total) }, async () => {
       for (let index = pending.shift(); index !== undefined; index = pending.shift()) {
-        if (await sendChunk(file, index, total)) completed = true;
+        if (await send(file, index, total)) completed = true;
       }
     }));
-    if (!completed && !(await sendChunk(file, total, total))) throw new Error(`${file.relativePath}: the server did not confirm the file`);
+    if (!completed && !(await send(file, total, total))) throw new Error(`${file.relativePath}: the server did not confirm the file`);
   };
-  await Promise.all(Array.from({ length: Math.min(o.filesAtOnce ?? FILES_AT_ONCE, files.length) }, async () => {
+  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, files.length) }, async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) await sendFile(file);
   }));
 }

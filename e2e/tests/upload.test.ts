@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { answerDirectoryPicker, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -283,6 +283,44 @@ describe('upload and parsing', () => {
       // Chunks 1 and 3 were acknowledged before: only 2 goes again.
       expect(sent.filter((s) => !s.startsWith('x'))).toEqual(['2']);
       expect(await footerFigure(page, '总份数')).toBe(4);
+    } finally {
+      await page.unroute('**/api/files/updateFile');
+    }
+  });
+
+  it('keeps six chunk requests in flight, shared by up to four files, so a file being completed holds up no slot', async () => {
+    // Six files of three chunks each, answered slowly so that requests overlap.
+    const copies = await Promise.all(Array.from({ length: 6 }, async (_, i) => {
+      const path = join(fx.dir, `并发海报${i + 1}.jpg`);
+      await copyFile(fx.bigJpegPath, path);
+      return path;
+    }));
+    const inFlight = new Map<string, number>();
+    let requests = 0;
+    let mostRequests = 0;
+    let mostFiles = 0;
+    await page.route('**/api/files/updateFile', async (route) => {
+      const file = formField(route.request().postDataBuffer(), 'filePath') ?? '?';
+      requests++;
+      inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
+      mostRequests = Math.max(mostRequests, requests);
+      mostFiles = Math.max(mostFiles, inFlight.size);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await route.fulfill({ response: await route.fetch() });
+      } finally {
+        requests--;
+        const left = (inFlight.get(file) ?? 1) - 1;
+        if (left === 0) inFlight.delete(file);
+        else inFlight.set(file, left);
+      }
+    });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(copies);
+      for (let i = 1; i <= 6; i++) await workRow(page, `并发海报${i}`).waitFor({ timeout: ROWS_TIMEOUT_MS });
+      // Six: what a browser opens to one host; a fourth file starts while three are finishing.
+      expect(mostRequests).toBe(6);
+      expect(mostFiles).toBe(4);
     } finally {
       await page.unroute('**/api/files/updateFile');
     }

@@ -4,8 +4,13 @@
  * upload store and tells its owner when a file is settled (done or failed).
  *
  * Keep in mind:
- * - at most FILES_AT_ONCE files are sent at a time, each with at most CHUNKS_PER_FILE chunks in
- *   flight; the rest wait in a first-in, first-out queue;
+ * - at most REQUESTS_AT_ONCE chunk requests are in flight, shared by at most FILES_AT_ONCE files
+ *   being sent, each with at most CHUNKS_PER_FILE chunks in flight; the rest wait in a first-in,
+ *   first-out queue. There are more files than a file's share of the requests so that the next
+ *   file's first chunk goes out while a file's last chunk is still being completed by the server
+ *   (its type check and metadata): with a fixed pair of requests per file, that request's partner
+ *   sat idle meanwhile;
+ * - a request slot is held for a try only, not over the pause before the next one;
  * - a chunk is retried at most LIMITS.chunkRetries times, after a growing pause, and only when a
  *   retry can help (no answer, 5xx, 408, 429); a refusal (4xx) fails the file at once with the
  *   server's message;
@@ -24,7 +29,9 @@ import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { extensionOf } from './lib/pick.ts';
 import { patchUploadFile } from './store.ts';
 
-const FILES_AT_ONCE = 3;
+/** Six: what a browser opens to one host over HTTP/1.1; more would queue and hold up the page's other calls. */
+const REQUESTS_AT_ONCE = 6;
+const FILES_AT_ONCE = 4;
 const CHUNKS_PER_FILE = 2;
 const FIRST_BACKOFF_MS = 500;
 
@@ -76,8 +83,50 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** At most `max` holders at a time; a waiter whose signal aborts stops waiting (rejects with its reason). */
+function createSlots(max: number) {
+  let free = max;
+  const waiting: Array<{ take: () => void }> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next.take();
+    else free++;
+  };
+  return {
+    acquire(signal: AbortSignal): Promise<() => void> {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      let released = false;
+      const once = () => {
+        if (released) return;
+        released = true;
+        release();
+      };
+      if (free > 0) {
+        free--;
+        return Promise.resolve(once);
+      }
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          take: () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(once);
+          },
+        };
+        const onAbort = () => {
+          const at = waiting.indexOf(waiter);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiting.push(waiter);
+      });
+    },
+  };
+}
+
 export function createUploader(onSettled: SettledListener) {
   const jobs = new Map<string, Running>();
+  const requests = createSlots(REQUESTS_AT_ONCE);
   const queue: string[] = [];
   const sending = new Set<string>();
 
@@ -102,12 +151,15 @@ export function createUploader(onSettled: SettledListener) {
     const blob = job.file.slice(start, Math.min(start + LIMITS.chunkSize, job.file.size));
     const name = job.relativePath.slice(job.relativePath.lastIndexOf('/') + 1);
     for (let attempt = 0; ; attempt++) {
+      const release = await requests.acquire(job.controller.signal);
       try {
         return await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal);
       } catch (error) {
         if (job.controller.signal.aborted || !isTransient(error) || attempt >= LIMITS.chunkRetries) throw error;
-        await sleep(FIRST_BACKOFF_MS * 2 ** attempt, job.controller.signal);
+      } finally {
+        release();
       }
+      await sleep(FIRST_BACKOFF_MS * 2 ** attempt, job.controller.signal);
     }
   }
 
