@@ -84,6 +84,14 @@ describe('PGlite on its own thread', () => {
     expect(names).toEqual(['n0', 'n1', 'n2', 'tx1']);
   });
 
+  it('prepares a statement again when a table it reads changes its columns', async () => {
+    await db.query('create table shapes (a int)');
+    await db.query('insert into shapes values (1)');
+    for (let i = 0; i < 3; i++) expect((await db.query('select * from shapes')).rows).toEqual([{ a: 1 }]);
+    await db.query('alter table shapes add column b text default \'x\'');
+    for (let i = 0; i < 3; i++) expect((await db.query('select * from shapes')).rows).toEqual([{ a: 1, b: 'x' }]);
+  });
+
   it('keeps the event loop free while a statement runs', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);

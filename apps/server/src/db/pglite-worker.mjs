@@ -49,6 +49,7 @@ const ROLLBACK = Symbol('rollback');
 const PREPARED_MAX = 500;
 const seen = new Set();
 const prepared = new Map();
+let statements = 0;
 
 function concat(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -62,7 +63,7 @@ function concat(parts) {
 
 /** Parses and describes `text` as a named statement: its parameter types and, for one that answers rows, its row description. */
 async function prepare(db, text) {
-  const name = `portal_${prepared.size + 1}`;
+  const name = `portal_${++statements}`;
   const { messages } = await db.execProtocol(concat([protocol.serialize.parse({ name, text }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]), { syncToFs: false });
   const statement = {
     name,
@@ -100,9 +101,21 @@ async function query(db, tx, text, params, options) {
   // only; outside, the transaction lock too.
   const run = () => db._runExclusiveQuery(async () => {
     const s = statement === 'prepare' ? (prepared.get(text) ?? (await prepare(db, text))) : statement;
-    return runPrepared(db, s, params, options, tx !== undefined);
+    try {
+      return await runPrepared(db, s, params, options, tx !== undefined);
+    } catch (err) {
+      // A table it reads changed the shape of its rows ("cached plan must not change result type"):
+      // forgotten, so the next time prepares it anew. Outside a transaction PGlite's own path answers
+      // this time; inside one, the failed statement has aborted it, so the error stands.
+      if (err?.code !== '0A000' || !/cached plan/.test(err.message)) throw err;
+      if (prepared.get(text) === s) prepared.delete(text);
+      if (tx) throw err;
+      await db.execProtocol(concat([protocol.serialize.close({ type: 'S', name: s.name }), protocol.serialize.sync()]), { syncToFs: false });
+      return null;
+    }
   });
-  return tx ? run() : db._runExclusiveTransaction(run);
+  const answer = await (tx ? run() : db._runExclusiveTransaction(run));
+  return answer ?? (tx ?? db).query(text, params, options);
 }
 
 async function begin(db) {
