@@ -42,7 +42,8 @@ const ROLLBACK = Symbol('rollback');
  * - a text is prepared the second time it comes, so statements run once (most of a migration,
  *   one-off reports) take PGlite's own path and are never kept;
  * - at most PREPARED_MAX texts are kept, for the life of the thread: PostgreSQL plans a prepared
- *   statement again by itself when a table it reads changes;
+ *   statement again by itself when a table it reads changes, except when its rows change shape
+ *   (then it refuses, and the text is prepared anew: see query());
  * - a named statement outlives a rolled-back transaction (PostgreSQL's rule), so one prepared inside
  *   a transaction stays good.
  */
