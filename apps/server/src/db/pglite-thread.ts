@@ -24,6 +24,7 @@ type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (va
 
 export interface PgliteTransaction {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<PgliteResults>;
+  /** Rolls the transaction back once `fn` returns (Drizzle rolls back by throwing, and never calls this). */
   rollback(): Promise<void>;
 }
 
