@@ -17,7 +17,8 @@ function schemaHash(): string {
     for (const name of readdirSync(dir).sort()) {
       const p = path.join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (!name.endsWith('.test.ts')) h.update(p).update(readFileSync(p));
+      // Relative names: two clones of the same commit share their templates.
+      else if (!name.endsWith('.test.ts')) h.update(path.relative(SERVER, p)).update(readFileSync(p));
     }
   };
   for (const d of ['drizzle', 'src/db', 'assets']) if (existsSync(path.join(SERVER, d))) walk(path.join(SERVER, d));
@@ -61,12 +62,18 @@ export default async function setup(project: TestProject) {
       await handle.close();
       await admin.query(`alter database ${building} rename to ${templateDb}`);
     }
-    // Old templates and databases left by killed runs.
-    const stale = await admin.query(`select datname from pg_database where datname like 'portal_t%' and datname <> $1`, [templateDb]);
-    for (const r of stale.rows as Array<{ datname: string }>) {
+    // Mark the template as in use now, so another run over another schema leaves it alone for a day.
+    await admin.query(`comment on database ${templateDb} is '${Date.now()}'`);
+    // Old templates and databases left by killed runs. Another clone's run (another schema) may be using its
+    // template right now: a template is old only when no run has used it for a day.
+    const stale = await admin.query(`select datname, shobj_description(oid, 'pg_database') as used from pg_database
+      where datname like 'portal_t%' and datname <> $1`, [templateDb]);
+    for (const r of stale.rows as Array<{ datname: string; used: string | null }>) {
       // portal_test_<pid>_<n>: dropped only when the run that made it is gone.
-      const pid = Number(/^portal_test_(\d+)_/.exec(r.datname)?.[1]);
-      const orphan = r.datname.startsWith('portal_tpl_') || (pid > 0 && !isAlive(pid));
+      // portal_tpl_<hash>_b<pid>: a template another run is building.
+      const pid = Number((/^portal_test_(\d+)_/.exec(r.datname) ?? /^portal_tpl_\w+_b(\d+)$/.exec(r.datname))?.[1]);
+      const oldTemplate = !pid && r.datname.startsWith('portal_tpl_') && !(Date.now() - Number(r.used ?? 0) < 24 * 3600_000);
+      const orphan = oldTemplate || (pid > 0 && !isAlive(pid));
       if (orphan) await admin.query(`drop database if exists ${r.datname} with (force)`).catch(() => {});
     }
   } finally {
