@@ -83,7 +83,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
 
   // As `npm start` runs it (package.json; docs/decisions.md, Measured, says why the flag).
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', 'apps/server/src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
+import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
-import { youngCollector } from '../http/young-gc.ts';
-import { multipartBoundary, MultipartError, readMultipart } from '../http/multipart.ts';
-import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import { chunkBytes, normaliseChunkFields, uploadRefusal } from '../services/uploads.ts';
+import { AppError } from '../errors.ts';
+import { uploadRefusal, type ChunkAnswer } from '../services/uploads.ts';
 
 const ChunkAnswerSchema = z.object({
   state: z.literal(200),
@@ -16,17 +15,25 @@ const ChunkAnswerSchema = z.object({
   ]),
 });
 
-/** How many bytes of chunk bodies come between two scavenges (6 MB: measured, docs/decisions.md). */
-const UPLOAD_BYTES_PER_SCAVENGE = 6_000_000;
+const MALFORMED = '上传内容不合规范：字段过多或过长';
+const MULTIPART_LIMITS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PROTO_VIOLATION']);
+
+/** A body the multipart reader could not take, in the upload's refusal shape. */
+function multipartRefusal(err: unknown) {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && MULTIPART_LIMITS.has(code)) return uploadRefusal(MALFORMED);
+  return uploadRefusal('上传内容不完整，请重试');
+}
 
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf', zip: 'application/zip' };
 
 export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Config }> = async (app, { services, config }) => {
   const tags = ['files'];
-  // The chunk route reads its multipart body itself (http/multipart.ts): Fastify leaves it unread.
-  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
-  // A scavenge every few megabytes of chunks: see http/young-gc.ts.
-  const bodyBytes = youngCollector(UPLOAD_BYTES_PER_SCAVENGE);
+  // Fields before the file part, then the file: the chunk's fields are read before any of its bytes.
+  await app.register(fastifyMultipart, {
+    limits: { fields: 40, fieldSize: 4096, parts: 42, headerPairs: 20, fileSize: config.upload.maxChunkBytes + 1 },
+    throwFileSizeLimit: false,
+  });
 
   app.post('/files/updateFile', {
     schema: {
@@ -36,31 +43,33 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       response: { 200: ChunkAnswerSchema },
     },
   }, async (request) => {
-    const boundary = multipartBoundary(request.headers['content-type']);
-    if (!boundary) throw uploadRefusal('请以multipart/form-data上传文件');
-    const body = readMultipart(request.raw, boundary, { fields: 40, fieldBytes: 4096, headBytes: 64 * 1024, fileBytes: config.upload.maxChunkBytes });
+    if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
+    // The fields sent before the file part, then the file's bytes as they come. The body is read to
+    // its end whatever the answer, so the connection is ready for the next request: parts after the
+    // file are read and ignored.
+    const fields: Record<string, string> = {};
+    let refusal: AppError | null = null;
+    let answer: Promise<ChunkAnswer> | null = null;
     try {
-      let chunk;
-      try {
-        chunk = normaliseChunkFields(await body.fields, config);
-        const bytes = chunkBytes(chunk);
-        body.expect(bytes);
-        bodyBytes(bytes);
-      } catch (err) {
-        body.discard();
-        throw err;
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.valueTruncated) refusal ??= uploadRefusal(MALFORMED);
+          if (!answer) fields[part.fieldname] = String(part.value);
+        } else if (answer || refusal) {
+          part.file.resume();
+        } else {
+          const file = part.file;
+          answer = services.uploads.receiveChunk(request.user.hubId, fields, file).finally(() => file.resume());
+          await answer.catch(() => {});
+        }
       }
-      return await services.uploads.receiveChunk(request.user.hubId, chunk, body.file);
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      if (err instanceof MultipartError) {
-        throw uploadRefusal(err.kind === 'no-file' ? '缺少文件内容' : err.kind === 'limit' ? '上传内容不合规范：字段过多或过长，或不止一个文件' : '上传内容不完整，请重试');
-      }
-      const code = (err as { code?: string }).code ?? '';
-      if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw uploadRefusal('上传内容不完整，请重试');
-      if (code === 'ENOSPC') throw new AppError(507, 'disk-full', '服务器存储空间不足，请联系印刷厂', { state: 400, message: { status: 400, error: '服务器存储空间不足，请联系印刷厂' } });
-      throw err;
+      // The body broke after the chunk was taken: the chunk's answer stands.
+      if (!answer) throw multipartRefusal(err);
     }
+    if (refusal) throw refusal;
+    if (!answer) throw uploadRefusal('缺少文件内容');
+    return answer;
   });
 
   app.get('/files/raw/:hubId/*', {

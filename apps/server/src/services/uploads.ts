@@ -3,7 +3,6 @@ import { and, eq, lt, inArray, sql } from 'drizzle-orm';
 import { LIMITS, MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { MultipartFile } from '../http/multipart.ts';
 import { storedFiles, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
@@ -42,26 +41,15 @@ export type ChunkAnswer =
 export const uploadRefusal = (error: string, status = 400, code = 'upload-refused') =>
   new AppError(status, code, error, { state: 400, message: { status: 400, error } });
 
-/**
- * Errors that come once a chunk's bytes are all in are never the client's: a database connection
- * reset must not read as the upload's own (the route answers ECONNRESET and premature close with
- * 400 上传内容不完整). Other codes (ENOSPC → 507) go through as they are.
- */
-function fromServer(err: unknown): unknown {
-  const code = (err as { code?: unknown })?.code;
-  if (err instanceof AppError || !(err instanceof Error) || typeof code !== 'string') return err;
-  if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return err;
-  return new Error(`upload failed on the server: ${err.message}`, { cause: err });
-}
-
 const STALE_ASSEMBLY_SECONDS = 120;
-/**
- * Each chunk is on disk before its row records it (O_DSYNC writes), not only the finished file:
- * a crashed process loses nothing either way (its writes are in the page cache), but after a
- * power cut a row must not claim a chunk whose bytes are gone, or the file would complete with a
- * hole. It costs some upload throughput: measure it with `npm run bench -- upload-throughput`.
- */
-const CHUNK_DURABLE = true;
+/** A chunk's bytes are written as they come, in pieces of about this size. */
+const WRITE_BYTES = 256 * 1024;
+
+const DISK_FULL = '服务器存储空间不足，请联系印刷厂';
+/** A full disk is the shop's problem, not the file's: 507, in the upload's refusal shape. */
+function diskFull(err: unknown): unknown {
+  return (err as { code?: unknown })?.code === 'ENOSPC' ? uploadRefusal(DISK_FULL, 507, 'disk-full') : err;
+}
 
 /** The bytes chunk `chunkIndex` must hold: chunkSize, or for the last chunk whatever remains of the file. */
 export function chunkBytes(f: Pick<ChunkFields, 'chunkIndex' | 'chunkTotal' | 'size' | 'chunkSize'>): number {
@@ -205,18 +193,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     if (size !== f.size) return fail(hubId, f, `文件大小不符（收到${size}字节，应为${f.size}字节），请重新上传`);
     const type = sniffType(head);
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
-    // Written durably, every chunk's bytes (and the file's size) are on disk already: a flush now
-    // would only write the file's times, and cost a disk flush per file. Else the flush goes on
-    // while the headers are read (from memory, mostly).
-    const flushed = CHUNK_DURABLE ? Promise.resolve() : part.sync();
+    // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
     } catch (err) {
-      await flushed.catch(() => {});
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    await flushed;
     await part.publish(rel);
     await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, uploadId });
     // The part's folder is of no use now; its removal need not hold up the answer.
@@ -224,60 +207,89 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     return answer(hubId, rel, meta.info);
   }
 
-  /**
-   * The chunk's bytes once its request has ended, or the chunk's refusal: it must hold exactly the
-   * bytes its place calls for (chunkBytes). Past the chunk limit nothing is kept, only counted.
-   */
-  async function takeChunk(f: ChunkFields, body: Promise<MultipartFile>): Promise<Buffer[]> {
-    const expected = chunkBytes(f);
-    const { pieces, bytes, truncated } = await body;
-    if (truncated) throw uploadRefusal(`分片过大，每个分片不能超过${deps.config.upload.maxChunkBytes}字节`, 413, 'too-large');
-    if (bytes === 0) throw uploadRefusal('分片内容为空，请重新上传');
-    if (bytes === expected) return pieces;
-    if (f.chunkTotal === 1) throw uploadRefusal(`文件大小不符（收到${bytes}字节，应为${f.size}字节），请重新上传`);
-    if (f.chunkIndex === f.chunkTotal) throw uploadRefusal(`文件大小不符（最后一个分片收到${bytes}字节，按文件大小应为${expected}字节），请重新上传`);
-    throw uploadRefusal(`分片大小不符（第${f.chunkIndex}个分片收到${bytes}字节，应为${expected}字节），请重新上传`);
+  /** The refusal of a chunk that held `received` bytes where its place calls for `expected`. */
+  function wrongLength(f: ChunkFields, received: number, expected: number): AppError {
+    const max = deps.config.upload.maxChunkBytes;
+    if (received > max) return uploadRefusal(`分片过大，每个分片不能超过${max}字节`, 413, 'too-large');
+    if (received === 0) return uploadRefusal('分片内容为空，请重新上传');
+    if (f.chunkTotal === 1) return uploadRefusal(`文件大小不符（收到${received}字节，应为${f.size}字节），请重新上传`);
+    if (f.chunkIndex === f.chunkTotal) return uploadRefusal(`文件大小不符（最后一个分片收到${received}字节，按文件大小应为${expected}字节），请重新上传`);
+    return uploadRefusal(`分片大小不符（第${f.chunkIndex}个分片收到${received}字节，应为${expected}字节），请重新上传`);
   }
 
-  /** The rest of a chunk once its bytes are in: written, recorded, and the file completed when it was the last. */
-  async function keep(hubId: number, f: ChunkFields, pieces: Buffer[], opening: Promise<PartFile>, release: () => void): Promise<ChunkAnswer> {
-    const rel = `upload/${f.folderId}/${f.filePath}`;
-    const key = uploadKey(f);
-    if (f.chunkIndex === 1) {
-      const type = sniffType(Buffer.concat(pieces, Math.min(chunkBytes(f), SNIFF_BYTES)));
-      if (!type || !extensionMatches(f.ext, type)) {
-        release();
-        // The part's folder is removed once the open that may be making it is done.
-        await opening.then(() => undefined, () => undefined);
-        return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
-      }
-    }
-
-    let row: { id: number; status: string } | undefined;
+  /**
+   * Writes a chunk's bytes into its own place of the part file as they come, then flushes them to
+   * disk. Keep in mind:
+   * - nothing is written beyond the chunk's place: bytes past the length it must hold (chunkBytes)
+   *   are only counted, and the chunk is refused once its body has ended;
+   * - a chunk refused for its length (or cut short) may have written part of its own place, never
+   *   another chunk's, and its row does not record it: sent again, it is written again;
+   * - chunk 1's magic bytes are checked before any of it is written.
+   */
+  async function writeChunk(hubId: number, f: ChunkFields, part: PartFile, bytes: AsyncIterable<Buffer>): Promise<void> {
+    const expected = chunkBytes(f);
+    const start = (f.chunkIndex - 1) * f.chunkSize;
+    let received = 0;
+    let written = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let sniffed = f.chunkIndex !== 1;
+    // The first refusal found while the body comes: the rest is still read (and dropped), so that
+    // the answer can go out on a connection that is ready for the next request.
+    let refused: unknown = null;
+    const sniff = async () => {
+      sniffed = true;
+      const type = sniffType(Buffer.concat(pending, Math.min(pendingBytes, SNIFF_BYTES)));
+      if (!type || !extensionMatches(f.ext, type)) await fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
+    };
+    const flush = async () => {
+      await part.write(start + written, pending);
+      written += pendingBytes;
+      pending = [];
+      pendingBytes = 0;
+    };
     try {
-      const part = await opening;
-      await part.write((f.chunkIndex - 1) * f.chunkSize, pieces);
-      // The bytes are on disk: the buffers go at once. Held on through the database's answer, a
-      // chunk's 2 MB outlived young-generation collections often enough that V8 ran a full
-      // mark-compact every ~30 MB (16-18 per 500 MB batch, a third of the server's CPU).
-      pieces.length = 0;
-      [row] = await recordChunk.execute({
-        hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal,
-        chunk: JSON.stringify([f.chunkIndex]), status: f.chunkTotal === 1 ? 'assembling' : 'receiving',
-      });
-      if (row?.status === 'assembling') {
-        const claimed = row.id;
-        return await complete(hubId, f, claimed, part, rel).catch(async (err: unknown) => {
-          // Not the file's fault (a full disk, a lost database): give the claim back, so that the
-          // chunk sent again completes the file at once instead of after the stale-claim wait.
-          if (!(err instanceof AppError)) {
-            await db.update(uploads).set({ status: 'receiving' }).where(and(eq(uploads.id, claimed), eq(uploads.status, 'assembling'))).catch(() => {});
-          }
-          throw err;
-        });
+      for await (const piece of bytes) {
+        received += piece.length;
+        if (refused || received > expected) continue;
+        pending.push(piece);
+        pendingBytes += piece.length;
+        try {
+          if (!sniffed && pendingBytes >= Math.min(SNIFF_BYTES, expected)) await sniff();
+          if (sniffed && pendingBytes >= WRITE_BYTES) await flush();
+        } catch (err) {
+          refused = err;
+          pending = [];
+        }
       }
-    } finally {
-      release();
+    } catch {
+      // The body ended before the chunk did (the client went away or cut it short).
+      throw refused ?? uploadRefusal('上传内容不完整，请重试');
+    }
+    if (refused) throw diskFull(refused);
+    if (received !== expected) throw wrongLength(f, received, expected);
+    if (!sniffed) await sniff();
+    await flush().catch((err: unknown) => Promise.reject(diskFull(err)));
+    await part.datasync().catch((err: unknown) => Promise.reject(diskFull(err)));
+  }
+
+  /** The rest of a chunk once its bytes are on disk: recorded, and the file completed when it was the last. */
+  async function record(hubId: number, f: ChunkFields, part: PartFile): Promise<ChunkAnswer> {
+    const rel = `upload/${f.folderId}/${f.filePath}`;
+    const [row] = await recordChunk.execute({
+      hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal,
+      chunk: JSON.stringify([f.chunkIndex]), status: f.chunkTotal === 1 ? 'assembling' : 'receiving',
+    });
+    if (row?.status === 'assembling') {
+      const claimed = row.id;
+      return complete(hubId, f, claimed, part, rel).catch(async (err: unknown) => {
+        // Not the file's fault (a full disk, a lost database): give the claim back, so that the
+        // chunk sent again completes the file at once instead of after the stale-claim wait.
+        if (!(err instanceof AppError) || err.status >= 500) {
+          await db.update(uploads).set({ status: 'receiving' }).where(and(eq(uploads.id, claimed), eq(uploads.status, 'assembling'))).catch(() => {});
+        }
+        throw diskFull(err);
+      });
     }
     if (row) return { state: 200, message: { status: 200 } };
 
@@ -287,7 +299,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     // Bytes written here belong to no upload that still needs them.
     // Their removal is tidying: it must not fail the answer (the sweep takes what it leaves).
     if (mismatch || other.status === 'done' || other.status === 'failed') {
-      await store.removeParts(hubId, key).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove the bytes of a chunk no upload needs'));
+      await store.removeParts(hubId, uploadKey(f)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove the bytes of a chunk no upload needs'));
     }
     if (!other) throw uploadRefusal('上传记录不存在，请重新上传');
     if (mismatch) throw uploadRefusal('同一文件的分片参数不一致，请重新上传');
@@ -299,39 +311,33 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
 
   return {
     /**
-     * Takes one chunk. Keep in mind:
+     * Takes one chunk: its multipart fields (simple-uploader.js names too) and its bytes as they come.
+     * Keep in mind:
      * - chunks may come in any order, in parallel, more than once, and to several processes sharing
      *   the database and DATA_DIR: each is written at its own offset of the upload's one part file;
-     * - a chunk is written only whole and of exactly the length its place calls for (chunkBytes),
-     *   so a cut or inconsistent chunk is refused without touching the bytes of any other;
-     * - the bytes are written (and flushed, see CHUNK_DURABLE) before the row records the chunk, with
-     *   one upsert, so the row never claims a chunk the disk does not hold: a restart resumes;
+     * - a chunk's bytes are on disk (fdatasync) before the row records it, with one upsert, so the
+     *   row never claims a chunk the disk does not hold, even after a power cut: a restart resumes;
+     * - a chunk of another length than its place calls for is refused and not recorded (writeChunk);
      * - the upsert that records the last missing chunk also claims the file (receiving → assembling):
      *   exactly one request completes it;
      * - chunk 1's magic bytes are checked before anything is written; the whole file's at the end.
      */
-    async receiveChunk(hubId: number, f: ChunkFields, body: Promise<MultipartFile>): Promise<ChunkAnswer> {
+    async receiveChunk(hubId: number, fields: Record<string, string>, bytes: AsyncIterable<Buffer>): Promise<ChunkAnswer> {
+      const f = normaliseChunkFields(fields, deps.config);
       const key = uploadKey(f);
-      // Opened before the bytes are taken, so the open (and a first chunk's folder) overlaps whatever
-      // of the body is still coming; over loopback the body is mostly in already (measured: 0.2 ms).
-      const opening = store.openPart(hubId, key, String(f.chunkSize), { durable: CHUNK_DURABLE });
-      const settled = opening.then((p) => p, () => undefined);
-      // Closed whatever happens, without holding up the answer.
-      const release = () => void settled.then((p) => p?.close()).catch((err: unknown) => deps.log?.warn({ err }, 'could not close an upload\'s part file'));
-
-      let pieces: Buffer[];
+      const part = await store.openPart(hubId, key, String(f.chunkSize)).catch((err: unknown) => Promise.reject(diskFull(err)));
       try {
-        pieces = await takeChunk(f, body);
-      } catch (err) {
-        release();
-        // Nothing was written; the folder just made for a one-chunk file holds nothing of worth.
-        if (f.chunkTotal === 1) await settled.then(() => store.removeParts(hubId, key));
-        throw err;
-      }
-      try {
-        return await keep(hubId, f, pieces, opening, release);
-      } catch (err) {
-        throw fromServer(err);
+        try {
+          await writeChunk(hubId, f, part, bytes);
+        } catch (err) {
+          // Nothing of worth was written for a one-chunk file: its folder goes.
+          if (f.chunkTotal === 1) await store.removeParts(hubId, key).catch(() => {});
+          throw err;
+        }
+        return await record(hubId, f, part);
+      } finally {
+        // Closed whatever happens, without holding up the answer.
+        part.close().catch((err: unknown) => deps.log?.warn({ err }, 'could not close an upload\'s part file'));
       }
     },
 

@@ -26,12 +26,11 @@ export interface FileStore {
   /**
    * Uploads in progress, kept apart from stored files: one folder per upload (its key) holding a
    * `<name>.part` file into which every chunk is written at its own offset. Keep in mind:
-   * - a chunk is written whole or not at all (the caller hands over its bytes once it has them all);
    * - writes of one chunk never touch another chunk's bytes, so chunks may be written in any order,
    *   in parallel, by several processes sharing the folder, and more than once;
    * - the folder of an upload is removed only by whoever refuses, completes or sweeps the upload.
    */
-  openPart(hubId: number, uploadKey: string, name: string, options: { durable: boolean }): Promise<PartFile>;
+  openPart(hubId: number, uploadKey: string, name: string): Promise<PartFile>;
   /**
    * Removes an upload's folder with whatever it holds; `expected` names the part it should hold
    * alone, which makes it two calls instead of a recursive walk.
@@ -45,17 +44,12 @@ export interface FileStore {
 export interface PartFile {
   /** Absolute path on local disk, for the media readers. */
   readonly path: string;
-  /**
-   * Writes the buffers at `offset` with one positional writev (libuv loops over partial writes and
-   * over more buffers than IOV_MAX). Opened `durable`, the bytes are on disk when it resolves
-   * (O_DSYNC: the write and its flush in one call), so a database row that records them
-   * afterwards never claims bytes a power cut could take back.
-   */
+  /** Writes the buffers at `offset` with one positional writev (libuv loops over partial writes and over more buffers than IOV_MAX). */
   write(offset: number, data: readonly Buffer[]): Promise<void>;
   /** Its size, its first `headBytes` bytes, and the names of the other parts of its upload. */
   inspect(headBytes: number): Promise<{ size: number; head: Buffer; others: string[] }>;
-  /** Flushes it to disk (fsync). */
-  sync(): Promise<void>;
+  /** Flushes its bytes and size to disk (fdatasync): a row that records them afterwards never claims bytes a power cut could take back. */
+  datasync(): Promise<void>;
   /** Gives it, atomically, the name of the stored file `rel` (which it replaces). */
   publish(rel: string): Promise<void>;
   /** Done with it (the file is closed soon after the last chunk sharing it is done, at once once published or removed). */
@@ -149,12 +143,12 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(abs(hubId, from), dest);
     },
-    async openPart(hubId, key, name, { durable }) {
+    async openPart(hubId, key, name) {
       const file = partFile(hubId, key, name);
       let shared = openParts.get(file);
       if (!shared) {
         // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
-        const flags = constants.O_RDWR | constants.O_CREAT | (durable ? constants.O_DSYNC : 0);
+        const flags = constants.O_RDWR | constants.O_CREAT;
         const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, flags, 0o644));
         // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
         const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
@@ -198,7 +192,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
           const others = names.filter((n) => n.endsWith('.part') && n !== `${name}.part`).map((n) => n.slice(0, -'.part'.length));
           return { size: s.size, head: head.subarray(0, read.bytesRead), others };
         },
-        sync: () => fh.sync(),
+        datasync: () => fh.datasync(),
         async publish(rel) {
           // Chunks that come from now on start a part of their own, never write into the stored file.
           retire(file, entry);
