@@ -84,6 +84,25 @@ describe('PGlite on its own thread', () => {
     expect(names).toEqual(['n0', 'n1', 'n2', 'tx1']);
   });
 
+  it('runs a prepared statement from outside a transaction only once the open one has ended', async () => {
+    const count = 'select count(*)::int as n from t where name like $1';
+    await db.query(count, ['iso%']);
+    // Prepared now: the next one takes the prepared path.
+    let outside: Promise<unknown> | undefined;
+    const inside = await db.transaction(async (tx) => {
+      await tx.query(insert, ['iso1', null, null, null, null]);
+      outside = db.query(count, ['iso%']).then((r) => r.rows);
+      // Give the outside statement every chance to slip in while the transaction is open.
+      for (let i = 0; i < 5; i++) await tx.query('select pg_sleep(0.01)');
+      const seen = (await tx.query(count, ['iso%'])).rows;
+      await tx.rollback();
+      return seen;
+    });
+    expect(inside).toEqual([{ n: 1 }]);
+    // Run inside the rolled-back transaction it would have counted the row, or been rolled back with it.
+    expect(await outside).toEqual([{ n: 0 }]);
+  });
+
   it('prepares a statement again when a table it reads changes its columns', async () => {
     await db.query('create table shapes (a int)');
     await db.query('insert into shapes values (1)');

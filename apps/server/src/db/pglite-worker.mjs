@@ -16,6 +16,20 @@ const keepText = (value) => value;
 const transactions = new Map();
 let nextTxId = 1;
 
+/**
+ * Transactions begun and not yet ended. PGlite is one session: a prepared statement from outside a
+ * transaction must not run while one is open, or it would run inside it. PGlite's public
+ * runExclusive() holds only its query lock (a transaction holds it only statement by statement), so
+ * this thread waits for no open transaction itself; then, in the same tick, it queues on the query
+ * lock, where a transaction begun later queues its BEGIN behind it (the lock is first come, first
+ * served).
+ */
+let openTransactions = 0;
+let whenNoTransaction = [];
+async function outsideTransactions() {
+  while (openTransactions > 0) await new Promise((resolve) => whenNoTransaction.push(resolve));
+}
+
 /** An error as plain data: its own fields (code, detail, constraint…) survive the trip, functions do not. */
 function plain(err) {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
@@ -99,8 +113,9 @@ async function query(db, tx, text, params, options) {
     return (tx ?? db).query(text, params, options);
   }
   // Exclusive as PGlite's own query() is: inside a transaction (whose lock is held) the query lock
-  // only; outside, the transaction lock too.
-  const run = () => db._runExclusiveQuery(async () => {
+  // only; outside, after every open transaction (see openTransactions).
+  if (!tx) await outsideTransactions();
+  const answer = await db.runExclusive(async () => {
     const s = statement === 'prepare' ? (prepared.get(text) ?? (await prepare(db, text))) : statement;
     try {
       return await runPrepared(db, s, params, options, tx !== undefined);
@@ -115,7 +130,6 @@ async function query(db, tx, text, params, options) {
       return null;
     }
   });
-  const answer = await (tx ? run() : db._runExclusiveTransaction(run));
   return answer ?? (tx ?? db).query(text, params, options);
 }
 
@@ -127,13 +141,20 @@ async function begin(db) {
   const ending = new Promise((resolve) => (finish = resolve));
   // The transaction stays open until the main thread's 'end': PGlite commits when this callback
   // returns and rolls back when it throws.
+  openTransactions++;
   const done = db.transaction(async (tx) => {
     transactions.set(txId, { tx, finish, done: undefined });
     started();
     if (!(await ending)) throw ROLLBACK;
   }).catch((err) => {
     if (err !== ROLLBACK) throw err;
-  }).finally(() => transactions.delete(txId));
+  }).finally(() => {
+    transactions.delete(txId);
+    if (--openTransactions > 0) return;
+    const waiting = whenNoTransaction;
+    whenNoTransaction = [];
+    for (const resolve of waiting) resolve();
+  });
   // A transaction that could not even begin answers its error now.
   await Promise.race([opened, done]);
   const entry = transactions.get(txId);
