@@ -16,8 +16,8 @@ export type TaskContext = {
 
 /** One handler per job name; payload and result types are checked by the compiler. */
 export type JobHandler<P, R> = (payload: P, ctx: TaskContext) => Promise<R>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Handlers = Record<string, JobHandler<any, Record<string, unknown>>>;
+/** The jobs a server knows, by name: what each takes and gives. */
+export type JobTypes = Record<string, { payload: object; result: Record<string, unknown> }>;
 
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 3;
@@ -29,8 +29,16 @@ const MAX_ATTEMPTS = 3;
  *   claimed again, so a task survives a restart; handlers are idempotent for that reason;
  * - an error meant for the customer fails the task at once; an unexpected one is retried a few times.
  */
-export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H; log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void }; pollMs?: number; concurrency?: number }) {
-  const { db, handlers, log } = deps;
+export function createTaskRunner<J extends JobTypes>(deps: {
+  db: Db;
+  /** Every job name, each of which must get exactly one handler before the runner is used. */
+  names: ReadonlyArray<keyof J & string>;
+  log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+  pollMs?: number;
+  concurrency?: number;
+}) {
+  const { db, log } = deps;
+  const handlers = new Map<string, JobHandler<never, Record<string, unknown>>>();
   const workerId = PROCESS_OWNER;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 2;
@@ -71,9 +79,9 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
     };
     try {
       if (task.attempts > MAX_ATTEMPTS) throw new AppError(500, 'too-many-attempts', '任务多次失败，请重新上传');
-      const handler = handlers[task.name];
+      const handler = handlers.get(task.name);
       if (!handler) throw new AppError(500, 'unknown-job', `unknown job ${task.name}`);
-      const result = await handler(task.payload, {
+      const result = await handler(task.payload as never, {
         taskId: task.id, hubId: task.hub_id, signal: abort.signal,
         progress: (done, total) => {
           pending = { done, total };
@@ -143,7 +151,18 @@ export function createTaskRunner<H extends Handlers>(deps: { db: Db; handlers: H
 
   return {
     workerId,
-    async enqueue<N extends keyof H & string>(hubId: number, name: N, payload: Parameters<H[N]>[0]): Promise<string> {
+    /** Gives job `name` its handler; a name registered twice, or not known, stops the server. */
+    register<N extends keyof J & string>(name: N, handler: JobHandler<J[N]['payload'], J[N]['result']>) {
+      if (!deps.names.includes(name)) throw new Error(`job ${name} is not one of the known jobs (${deps.names.join(', ')})`);
+      if (handlers.has(name)) throw new Error(`job ${name} has two handlers`);
+      handlers.set(name, handler as JobHandler<never, Record<string, unknown>>);
+    },
+    /** Refuses to go on (at start-up) while a known job has no handler. */
+    assertComplete() {
+      const missing = deps.names.filter((n) => !handlers.has(n));
+      if (missing.length) throw new Error(`no handler for the job${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+    },
+    async enqueue<N extends keyof J & string>(hubId: number, name: N, payload: J[N]['payload']): Promise<string> {
       const id = randomUUID();
       await db.insert(longTasks).values({ id, hubId, name, payload: payload as Record<string, unknown> });
       poke();

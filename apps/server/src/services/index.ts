@@ -18,19 +18,21 @@ import { createPreviewService } from './previews.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 
+/** The long tasks of this server, by name. */
+type Jobs = { parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> } };
+const JOB_NAMES = ['parse'] as const satisfies ReadonlyArray<keyof Jobs>;
+
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
 /** Everything the routes call, built once per app from explicit dependencies. */
 export function createServices(db: Db, config: Config, log: Log) {
   const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
   const store = createLocalFileStore(path.join(config.dataDir, 'files'));
-  // The runner needs the parse handler and the parse service needs to enqueue: tie them late.
-  let parse: ReturnType<typeof createParseService> | undefined;
-  const runner = createTaskRunner({
-    db, log,
-    handlers: { parse: (payload: ParseJob, ctx) => parse!.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>> },
-  });
-  parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
+  const runner = createTaskRunner<Jobs>({ db, log, names: JOB_NAMES });
+  const parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
+  // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
+  runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
+  runner.assertComplete();
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
