@@ -250,6 +250,10 @@ describe('the batch order', () => {
       await page.getByText('张伟，13800138000，广东省深圳市南山区').waitFor();
       await page.getByTestId('total-amount').getByText(`¥${(UNIT_PRICE * 5).toFixed(2)}`).waitFor();
       await rows.filter({ hasText: '照片二' }).getByText(`¥${(UNIT_PRICE * 3).toFixed(2)}`).waitFor();
+      // The basis of each amount (issue #17): photos count prints; no product here prices extra pages.
+      await rows.filter({ hasText: '照片二' }).getByTestId('price-basis').getByText('3张 × ¥0.68', { exact: true }).waitFor();
+      await rows.filter({ hasText: '照片一' }).first().getByTestId('price-basis').getByText('1张 × ¥0.68', { exact: true }).waitFor();
+      expect(await page.getByRole('columnheader', { name: '加页数' }).count()).toBe(0);
       const draft = await page.evaluate(() => JSON.parse(localStorage.getItem('batchUploadOrderDraft') ?? 'null') as { deliveryMethod: string; fileList: unknown[]; location: { quantity: number } });
       expect(draft.deliveryMethod).toBe('Unified');
       expect(draft.fileList).toHaveLength(3);
@@ -317,6 +321,7 @@ describe('the batch order', () => {
       await page.getByText('共3个订单').waitFor();
       const ordered = page.locator('.ant-table-row').filter({ hasText: '照片二' });
       await ordered.getByText(`¥${(UNIT_PRICE * 3).toFixed(2)}`).waitFor();
+      await ordered.getByTestId('price-basis').getByText('3张 × ¥0.68', { exact: true }).waitFor();
       await ordered.getByText('张伟，13800138000').waitFor();
       // Every column in sight on an office screen: the amount is not cut off at the card's edge.
       const hidden = await page.locator('.ant-table-content').first().evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth);
@@ -404,8 +409,17 @@ describe('the batch order', () => {
       await line.getByRole('button', { name: '保存' }).click();
       await submitExpecting(page, '收件乙的联系电话不能为空');
 
+      // A phone that is neither a mobile number nor a landline with its area code (issue #17 item 5).
+      await line.getByRole('button', { name: '编辑' }).click();
+      await line.getByLabel('联系电话').fill('abc');
+      await line.getByText('联系电话格式不正确', { exact: true }).waitFor();
+      await shot(page, 'order-address-bad-phone');
+      await line.getByRole('button', { name: '保存' }).click();
+      await submitExpecting(page, '收件乙的联系电话格式不正确');
+
       await line.getByRole('button', { name: '编辑' }).click();
       await line.getByLabel('联系电话').fill('13700137000');
+      expect(await line.getByText('联系电话格式不正确', { exact: true }).count()).toBe(0);
       // A region call that fails says so.
       await page.route('**/api/location-cities/findByProvince**', (route) => route.abort());
       await clearToasts(page);
@@ -441,6 +455,8 @@ describe('the batch order', () => {
       await rows.filter({ hasText: '收件乙' }).getByText('王五，13700137000，北京市东城区 东长安街 1 号').waitFor();
       await rows.filter({ hasText: '收件甲' }).getByText(/^李娜，13900139000，浙江省杭州市西湖区/).waitFor();
       await page.getByTestId('total-amount').getByText(`¥${quote.message.totalAmount.toFixed(2)}`).waitFor();
+      const unit = quote.message.lines[0]!.unitPrice.toFixed(2);
+      await rows.filter({ hasText: '收件乙' }).getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
       await shot(page, 'order-payment1-partial');
       await page.getByRole('button', { name: '提交订单' }).click();
       await page.getByText('下单成功').waitFor();
@@ -449,6 +465,7 @@ describe('the batch order', () => {
       const ordered = page.locator('.ant-table-row').filter({ hasText: '收件乙' });
       await ordered.getByText('王五，13700137000').waitFor();
       await ordered.getByText('北京市东城区 东长安街 1 号').waitFor();
+      await ordered.getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
       await page.getByText('共2个订单').waitFor();
       // The files of an order.
       await ordered.getByRole('button', { name: /展开/ }).click();

@@ -118,7 +118,13 @@ export const PropertyConfig = z.object({
   toning: Toning,
 });
 export type PropertyConfig = z.infer<typeof PropertyConfig>;
+/** What a product's price counts (decisions §6): prints (pages × copies), copies (with extra pages) or m². */
+export const PriceBasis = z.enum(['print', 'copy', 'area']);
+export type PriceBasis = z.infer<typeof PriceBasis>;
 export const ProductDetails = ProductSummary.extend({
+  priceBasis: PriceBasis,
+  /** The name of one counted unit: 张, 本, 盒…; ㎡ for area. */
+  priceUnit: z.string(),
   components: z.array(Component),
   objectItems: z.array(ObjectItem),
   propertyConfigs: z.array(PropertyConfig),
@@ -133,8 +139,14 @@ export const PriceQuery = z.object({
   propertyConfigId: zId,
   quantity: z.coerce.number().int().min(1).default(1),
 });
-/** amount is null when the SKU has no price for this customer (the page shows 暂无). */
-export const PriceAnswer = z.object({ amount: z.number().nullable(), propertyConfigId: z.number().int(), quantity: z.number().int(), saleable: z.boolean() });
+/**
+ * amount is null when the SKU has no price for this customer (the page shows 暂无). It is the price of one
+ * counted unit (`priceUnit` of `priceBasis`); extraPageAmount is a page above the base, per copy (copy basis).
+ */
+export const PriceAnswer = z.object({
+  amount: z.number().nullable(), propertyConfigId: z.number().int(), quantity: z.number().int(), saleable: z.boolean(),
+  priceBasis: PriceBasis, priceUnit: z.string(), extraPageAmount: z.number().nullable(),
+});
 
 // --- addresses and regions
 export const ConditionItem = z.object({
@@ -205,6 +217,8 @@ export const CheckFileAnswer = z.union([
   z.object({ state: z.literal(200), message: z.object({
     workUuid: z.string(), resolutionWarning: z.boolean(), addPageNum: z.number().int(), pageCount: z.number().int(), fileArea: z.number(),
     components: z.array(CheckComponentCount), fileCheckResult: z.array(FileCheckRow),
+    /** What the product's price counts: the page shows 加页数 only for "copy". */
+    priceBasis: PriceBasis.optional(),
   }) }),
   z.object({ state: z.literal(400), message: z.object({
     workUuid: z.string(), fileName: z.string(), status: z.literal('error'),
@@ -265,13 +279,30 @@ export const BatchOrderBody = z.object({
   works: z.array(OrderWork).min(1).max(5000),
 });
 export type BatchOrderBody = z.infer<typeof BatchOrderBody>;
-export const PlacedOrder = z.object({ salesOrderNumber: z.string(), articleName: z.string(), quantity: z.number().int(), amount: z.number() });
+/** What an order line's amount is made of (domain/pricing.ts); `text` is what the customer reads, `100张 × ¥0.68`. */
+export const Pricing = z.object({
+  basis: PriceBasis,
+  unitName: z.string(),
+  /** Counted units: prints, copies or m². */
+  units: z.number(),
+  unitPrice: z.number(),
+  copies: z.number().int(),
+  extraPages: z.number().int(),
+  extraPagePrice: z.number().nullable(),
+  amount: z.number(),
+  text: z.string(),
+});
+export type Pricing = z.infer<typeof Pricing>;
+/** basisText: absent in answers stored before prices had a basis (a repeated submit answers the first answer). */
+export const PlacedOrder = z.object({ salesOrderNumber: z.string(), articleName: z.string(), quantity: z.number().int(), amount: z.number(), basisText: z.string().nullable().optional() });
 export const BatchOrderAnswer = z.object({ state: z.literal(200), message: z.object({ orders: z.array(PlacedOrder), totalAmount: z.number() }) });
 export const QuoteBody = z.object({ works: z.array(OrderWork.pick({ uuid: true, articleName: true, quantity: true, productId: true, propertyConfigId: true })).min(1).max(5000) });
 export const QuoteLine = z.object({
   uuid: z.string(), articleName: z.string(), productName: z.string(), sku: z.string(), quantity: z.number().int(),
   pageCount: z.number().int(), addPageNum: z.number().int(), unitPrice: z.number().nullable(), amount: z.number().nullable(),
   saleable: z.boolean(), problem: z.string().nullable(),
+  /** The product's basis, and how the amount is made (null without a price). */
+  priceBasis: PriceBasis, pricing: Pricing.nullable(),
 });
 export const QuoteAnswer = z.object({ state: z.literal(200), message: z.object({ lines: z.array(QuoteLine), totalAmount: z.number() }) });
 export const SalesOrder = z.object({
@@ -280,6 +311,10 @@ export const SalesOrder = z.object({
   productId: z.number().int(), productName: z.string(), sku: z.string(), quantity: z.number().int(), pageCount: z.number().int(),
   addPageNum: z.number().int(), unitPrice: z.number(), amount: z.number(), toning: Toning, deliveryMethod: z.enum(['Unified', 'Partial']),
   orderLocations: z.array(OrderLocation).nullable(), createdAt: z.string(),
+  /** How the amount was made; null for orders placed before prices had a basis (they keep their amount). */
+  pricing: Pricing.nullable(),
+  /** pricing.text, or for an older order `数量 × 单价`. */
+  basisText: z.string(),
 });
 export type SalesOrder = z.infer<typeof SalesOrder>;
 export const OrdersQuery = z.object({ page: zPage, size: zSize });

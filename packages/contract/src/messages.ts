@@ -34,6 +34,11 @@ export const MSG = {
   noDefaultAddress: '客户没有设置默认地址',
   pdfCannotSort: 'PDF文件不支持排序操作',
   undefinedStandard: '未定义',
+
+  // --- issue #17: prices by what is printed, and the phone check (submit rule 7, after the empty phone)
+  badPhone: (name: string) => `${name}的联系电话格式不正确`,
+  noPrice: (name: string) => `${name}：该商品暂无价格，无法下单`,
+  extraPages: '加页',
 } as const;
 
 /** Server-side messages the spec leaves open (decisions: a clear message for every refusal). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedDeviation, fitsSize, mmToPx, orientationFit, pxToMm, toleranceText } from './rules.ts';
+import { allowedDeviation, fitsSize, isPhoneNumber, mmToPx, orientationFit, pxToMm, toleranceText } from './rules.ts';
 
 describe('print rules', () => {
   it('converts mm and pixels with DPI / 25.4', () => {
@@ -26,5 +26,14 @@ describe('print rules', () => {
     expect(orientationFit(portrait, card, { error: 1, errorType: 'mm', autoOrientationDetection: true })).toBe('swapped');
     expect(orientationFit(card, card, { error: 0, errorType: 'mm', autoOrientationDetection: true })).toBe('as-is');
     expect(toleranceText({ error: 1, errorType: 'percent' })).toBe('±1%');
+  });
+});
+
+describe('contact phone', () => {
+  it.each(['13800138000', '+8613800138000', '138 0013 8000', '138-0013-8000', '19912345678', '0571-88886666', '010-62345678', '(010)62345678', '02087654321', '0755 2345 6789', '0571-88886666-801'])('accepts %s', (phone) => {
+    expect(isPhoneNumber(phone)).toBe(true);
+  });
+  it.each(['abc', '', '12345', '12800138000', '1380013800', '138001380001', '88886666', '0571-0888666', '0571-188866661', 'tel:13800138000', '１３８００１３８０００'])('refuses %s', (phone) => {
+    expect(isPhoneNumber(phone)).toBe(false);
   });
 });

@@ -34,3 +34,15 @@ export const toleranceText = (t: Tolerance) => (t.errorType === 'percent' ? `±$
 
 /** Orientation codes of the crop dialog (product-spec §9) to degrees. */
 export const ORIENTATION_DEGREES: Record<number, 0 | 90 | 180 | 270> = { 1: 0, 6: 90, 3: 180, 8: 270 };
+
+/**
+ * A contact phone an order can be delivered with: a mainland mobile number (11 digits from 13–19, an
+ * optional +86; spaces and hyphens between groups allowed) or a landline with its area code
+ * (0 + 2–3 digits, then 7–8 digits not starting with 0 or 1, an optional -extension): 0571-88886666,
+ * (010)62345678, 02087654321.
+ */
+export function isPhoneNumber(text: string): boolean {
+  const s = text.trim().replace(/\s+/g, '');
+  if (/^(?:\+?86)?1[3-9]\d{9}$/.test(s.replace(/-/g, ''))) return true;
+  return /^(?:\(0\d{2,3}\)|0\d{2,3}-?)[2-9]\d{6,7}(?:-\d{1,6})?$/.test(s);
+}

@@ -5,6 +5,7 @@ import {
   hubProducts, objectOperations, objectPapers, optionItems, optionValues, priceLines, productCategories,
   productComponents, products, propertyConfigs,
 } from '../db/schema/index.ts';
+import { DEFAULT_UNIT_NAME, type PriceBasis, type PriceLineInput } from '../domain/pricing.ts';
 import { notFound } from '../errors.ts';
 import type { FileUrls } from './file-urls.ts';
 
@@ -21,6 +22,9 @@ function visibleTo(hubId: number | Placeholder): SQL {
          or exists (select 1 from ${hubProducts} hp where hp.hub_id = ${hubId} and hp.product_id = ${products.id}))`,
   ) as SQL;
 }
+
+/** The name of one counted unit: the product's own, else the basis's (area is always ㎡). */
+const unitNameOf = (basis: PriceBasis, unit: string | null) => (basis === 'area' ? DEFAULT_UNIT_NAME.area : unit ?? DEFAULT_UNIT_NAME[basis]);
 
 function escapeLike(s: string) {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -84,6 +88,7 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
 
   /** checkSpec's two statements, prepared: every checkFile runs them. */
   const specStatement = db.select({
+    priceBasis: products.priceBasis,
     pageCount: products.pageCount, minNumberOfPages: products.minNumberOfPages, maxNumberOfPages: products.maxNumberOfPages,
     configId: propertyConfigs.id, minPageCount: propertyConfigs.minPageCount, maxPageCount: propertyConfigs.maxPageCount,
     componentSizes: propertyConfigs.componentSizes,
@@ -95,6 +100,20 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
   const specComponents = db.select().from(productComponents)
     .where(and(eq(productComponents.productId, ph('productId')), eq(productComponents.cancelled, false)))
     .orderBy(asc(productComponents.sort), asc(productComponents.id)).prepare('catalogue_check_components');
+
+  /**
+   * The customer's price lines of a SKU, with what its product's price counts: what domain/pricing.ts
+   * needs to price a work. A product the hub may not see, or a SKU not of the product, is not found.
+   */
+  async function priceTable(hubId: number, customerId: number, q: { productId: number; propertyConfigId: number }) {
+    const [cfg] = await db.select({ id: propertyConfigs.id, saleable: propertyConfigs.saleable, basis: products.priceBasis, unit: products.priceUnit })
+      .from(propertyConfigs).innerJoin(products, eq(products.id, propertyConfigs.productId))
+      .where(and(eq(propertyConfigs.id, q.propertyConfigId), eq(propertyConfigs.productId, q.productId), visibleTo(hubId)));
+    if (!cfg) throw notFound('商品配置不存在');
+    const lines: PriceLineInput[] = await db.select({ kind: priceLines.kind, minQuantity: priceLines.minQuantity, amount: priceLines.amount }).from(priceLines)
+      .where(and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, customerId), eq(priceLines.propertyConfigId, q.propertyConfigId)));
+    return { propertyConfigId: cfg.id, saleable: cfg.saleable, product: { basis: cfg.basis, unitName: unitNameOf(cfg.basis, cfg.unit) }, lines };
+  }
 
   return {
     /** The category tree, pruned to branches that hold at least one product the hub may order. */
@@ -163,9 +182,11 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
     },
 
     async productDetails(hubId: number, productId: number): Promise<ProductDetails> {
-      const [p] = await db.select(summaryColumns).from(products).innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+      const [row] = await db.select({ ...summaryColumns, priceBasis: products.priceBasis, priceUnit: products.priceUnit }).from(products)
+        .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
         .where(and(eq(products.id, productId), visibleTo(hubId)));
-      if (!p) throw notFound('商品不存在');
+      if (!row) throw notFound('商品不存在');
+      const p = { ...row, priceUnit: unitNameOf(row.priceBasis, row.priceUnit) };
       const [comps, items, configs] = await Promise.all([
         db.select().from(productComponents).where(eq(productComponents.productId, productId)).orderBy(asc(productComponents.sort), asc(productComponents.id)),
         db.select().from(optionItems).where(eq(optionItems.productId, productId)).orderBy(asc(optionItems.sort), asc(optionItems.id)),
@@ -218,23 +239,28 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
       if (!row) throw notFound('商品不存在');
       if (row.configId === null) throw notFound('商品配置不存在');
       return {
-        product: { pageCount: row.pageCount, minNumberOfPages: row.minNumberOfPages, maxNumberOfPages: row.maxNumberOfPages },
+        product: { pageCount: row.pageCount, minNumberOfPages: row.minNumberOfPages, maxNumberOfPages: row.maxNumberOfPages, priceBasis: row.priceBasis },
         config: { id: row.configId, minPageCount: row.minPageCount, maxPageCount: row.maxPageCount, componentSizes: row.componentSizes ?? {} },
         components: comps,
       };
     },
 
-    /** The customer's unit price of a SKU at a quantity: the line with the highest minimum not above it. */
+    priceTable,
+
+    /**
+     * The customer's price of one counted unit of a SKU at a quantity (the line with the highest minimum not
+     * above it), and of an extra page (copy basis), with what the product counts.
+     */
     async customerPrice(hubId: number, customerId: number, q: { productId: number; propertyConfigId: number; quantity: number }) {
-      const [cfg] = await db.select({ id: propertyConfigs.id, saleable: propertyConfigs.saleable }).from(propertyConfigs)
-        .innerJoin(products, eq(products.id, propertyConfigs.productId))
-        .where(and(eq(propertyConfigs.id, q.propertyConfigId), eq(propertyConfigs.productId, q.productId), visibleTo(hubId)));
-      if (!cfg) throw notFound('商品配置不存在');
-      const [line] = await db.select({ amount: priceLines.amount }).from(priceLines)
-        .where(and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, customerId), eq(priceLines.propertyConfigId, q.propertyConfigId),
-          sql`${priceLines.minQuantity} <= ${q.quantity}`))
-        .orderBy(sql`${priceLines.minQuantity} desc`).limit(1);
-      return { amount: line ? Number(line.amount) : null, propertyConfigId: cfg.id, quantity: q.quantity, saleable: cfg.saleable };
+      const table = await priceTable(hubId, customerId, q);
+      const at = (kind: PriceLineInput['kind']) => table.lines.filter((l) => l.kind === kind && l.minQuantity <= q.quantity)
+        .sort((a, b) => b.minQuantity - a.minQuantity)[0];
+      const unit = at('unit');
+      const extra = table.product.basis === 'copy' ? at('extraPage') : undefined;
+      return {
+        amount: unit ? Number(unit.amount) : null, propertyConfigId: table.propertyConfigId, quantity: q.quantity, saleable: table.saleable,
+        priceBasis: table.product.basis, priceUnit: table.product.unitName, extraPageAmount: extra ? Number(extra.amount) : null,
+      };
     },
 
     async template(componentId: number) {

@@ -17,7 +17,7 @@ export type CheckRequest = { propertyConfigId: number; productId: number; filePa
 
 export type CheckRowOut = FileCheckRow & { previewUrl: string; previewRelativeUrl: string };
 export type CheckAnswer =
-  | { state: 200; message: { workUuid: string; resolutionWarning: boolean; addPageNum: number; pageCount: number; fileArea: number; components: CheckOutcome['components']; fileCheckResult: CheckRowOut[] } }
+  | { state: 200; message: { workUuid: string; resolutionWarning: boolean; addPageNum: number; pageCount: number; fileArea: number; components: CheckOutcome['components']; fileCheckResult: CheckRowOut[]; priceBasis?: 'print' | 'copy' | 'area' } }
   | { state: 400; message: { workUuid: string; fileName: string; status: 'error'; message: { fileCheckResult: CheckRowOut[]; pageCountWarning: boolean; error: true }; messages: Array<{ message: string }> } };
 
 type Meta = Record<string, unknown>;
@@ -158,7 +158,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
         check: req.checkNumberOfPages !== false,
       });
       const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
-        ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows } }
+        ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis } }
         : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
       const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
       if (!opts.dryRun) {

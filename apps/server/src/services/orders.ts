@@ -1,7 +1,9 @@
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { MSG, type BatchOrderBody, type OrderLocation, type SalesOrder } from '@portal/contract';
+import { MSG, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
+import type { StoredPricing } from '../db/schema/orders.ts';
+import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { AccountService } from './accounts.ts';
@@ -11,12 +13,18 @@ import type { CheckService } from './check.ts';
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
 const refuse = (message: string, code = 'order-refused') => new AppError(400, code, message);
-const money = (n: number) => Math.round(n * 100) / 100;
+
+/** The pricing as the API gives it: numbers (a JSON number of two decimals is the decimal itself). */
+const pricingOut = (p: DomainPricing | StoredPricing): Pricing => ({
+  basis: p.basis, unitName: p.unitName, units: Number(p.units), unitPrice: Number(p.unitPrice), copies: p.copies,
+  extraPages: p.extraPages, extraPagePrice: p.extraPagePrice === null ? null : Number(p.extraPagePrice), amount: Number(p.amount), text: p.text,
+});
 
 /** The address checks of product-spec §5, in its order, with its messages. */
 function checkLocation(name: string, l: OrderLocation | undefined) {
   if (!l?.contact?.trim()) throw refuse(MSG.emptyRecipient(name), 'bad-address');
   if (!l.phone?.trim()) throw refuse(MSG.emptyPhone(name), 'bad-address');
+  if (!isPhoneNumber(l.phone)) throw refuse(MSG.badPhone(name), 'bad-address');
   if (!l.province?.trim() || !l.city?.trim() || !l.district?.trim() || !l.address?.trim()) throw refuse(MSG.badAddress(name), 'bad-address');
 }
 
@@ -40,23 +48,32 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     const { outcome, work } = checked;
     const details = await deps.catalogue.productDetails(caller.hubId, w.productId);
     const config = details.propertyConfigs.find((c) => c.id === w.propertyConfigId)!;
-    const price = await deps.catalogue.customerPrice(caller.hubId, caller.customerId, { productId: w.productId, propertyConfigId: w.propertyConfigId, quantity: Math.max(1, w.quantity) });
+    const table = await deps.catalogue.priceTable(caller.hubId, caller.customerId, { productId: w.productId, propertyConfigId: w.propertyConfigId });
+    // Priced on what the check counted: the pages, the pages above the base, the files' area.
+    const pricing = w.quantity >= 1
+      ? priceWork(table.product, table.lines, { copies: w.quantity, pageCount: outcome.pageCount, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea })
+      : null;
     let problem: string | null = null;
     if (!name) problem = MSG.emptyWorkName;
     else if (!(w.quantity >= 1)) problem = MSG.quantityBelowOne;
     else if (!outcome.pass) problem = `${MSG.workCheckFailed(name)}：${outcome.messages[0] ?? ''}`;
     else if (!config.saleable) problem = `${name}：${MSG.notSaleable}`;
-    else if (price.amount === null) problem = `${name}：该商品暂无价格，无法下单`;
-    const unitPrice = price.amount;
+    else if (pricing === null) problem = MSG.noPrice(name);
     return {
       line: {
         uuid: w.uuid, articleName: name, productName: details.name, sku: config.sku, quantity: w.quantity, pageCount: outcome.pageCount,
-        addPageNum: outcome.addPageNum, unitPrice, amount: unitPrice === null ? null : money(unitPrice * w.quantity), saleable: config.saleable, problem,
+        addPageNum: outcome.addPageNum, unitPrice: pricing ? Number(pricing.unitPrice) : null, amount: pricing ? Number(pricing.amount) : null,
+        saleable: config.saleable, problem, priceBasis: details.priceBasis, pricing: pricing ? pricingOut(pricing) : null,
       },
+      pricing,
       work,
       outcome,
     };
   }
+
+  /** The sum of the priced lines, exact (in fen), as yuan. */
+  const totalOf = (list: ReadonlyArray<{ pricing: DomainPricing | null }>) =>
+    Number(fenText(list.reduce((s, q) => s + (q.pricing ? toFen(q.pricing.amount) : 0), 0)));
 
   async function quoteAll(caller: Caller, list: QuoteWork[]) {
     const seen = new Set<string>();
@@ -71,14 +88,14 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
 
   return {
     async quote(caller: Caller, list: QuoteWork[]) {
-      const lines = (await quoteAll(caller, list)).map((q) => q.line);
-      return { state: 200 as const, message: { lines, totalAmount: money(lines.reduce((s, l) => s + (l.amount ?? 0), 0)) } };
+      const quoted = await quoteAll(caller, list);
+      return { state: 200 as const, message: { lines: quoted.map((q) => q.line), totalAmount: totalOf(quoted) } };
     },
 
     async placeBatch(caller: Caller, body: BatchOrderBody) {
       const previous = await db.select({ answer: orderBatches.answer }).from(orderBatches)
         .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
-      if (previous[0]) return previous[0].answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number }>; totalAmount: number } };
+      if (previous[0]) return previous[0].answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number; basisText?: string | null }>; totalAmount: number } };
 
       const hub = await deps.accounts.hubLite(caller.hubId);
       const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
@@ -107,7 +124,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const failing = quoted.find((q) => q.line.problem);
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
 
-      const totalAmount = money(quoted.reduce((s, q) => s + (q.line.amount ?? 0), 0));
+      const totalAmount = totalOf(quoted);
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
           hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
@@ -130,7 +147,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             files: q.work.files.map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
             productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,
             quantity: w.quantity, pageCount: q.line.pageCount, addPageNum: q.line.addPageNum,
-            unitPrice: (q.line.unitPrice ?? 0).toFixed(2), amount: (q.line.amount ?? 0).toFixed(2),
+            // Every line here has its pricing: a work without one was refused above.
+            unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
             toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
             deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
           };
@@ -138,7 +156,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         for (let i = 0; i < rows.length; i += 500) await tx.insert(salesOrders).values(rows.slice(i, i + 500));
         const answer = {
           state: 200 as const,
-          message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount) })), totalAmount },
+          message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
         };
         await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
         return answer;
@@ -158,6 +176,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           productId: r.productId, productName: r.productName, sku: r.sku, quantity: r.quantity, pageCount: r.pageCount, addPageNum: r.addPageNum,
           unitPrice: Number(r.unitPrice), amount: Number(r.amount), toning: r.toning, deliveryMethod: r.deliveryMethod,
           orderLocations: r.orderLocations ?? null, createdAt: r.createdAt.toISOString(),
+          // Orders placed before prices had a basis keep their amount and read as 数量 × 单价.
+          pricing: r.pricing ? pricingOut(r.pricing) : null, basisText: r.pricing?.text ?? legacyBasisText(r.quantity, r.unitPrice),
         })),
       };
     },

@@ -100,6 +100,8 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { articleName: ' ' })] })).body.message).toBe('作品名称不能为空');
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { quantity: 0 })] })).body.message).toBe('好的：文件的订购数量必须大于0');
     expect((await order(demo, { deliveryMethod: 'Partial', works: [line(ok, photo5)] })).status).toBe(400);
+    const badPhone = await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, phone: 'abc' }, works: [line(ok, photo5)] });
+    expect([badPhone.status, badPhone.body.message]).toEqual([400, '收货地址的联系电话格式不正确']);
 
     const quote = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works: [line(ok, photo5), line(bad, photo5)] } });
     const q = (await quote.json()) as { message: { lines: Array<{ problem: string | null; unitPrice: number }> } };
@@ -124,9 +126,14 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect((await order(partial, { deliveryMethod: 'Partial', works: [line(w, photo5)] })).body.message).toBe('分批的收货地址不正确');
     expect((await with_({ contact: '' })).body.message).toBe('分批的收件人不能为空');
     expect((await with_({ phone: ' ' })).body.message).toBe('分批的联系电话不能为空');
+    // Issue #17 item 5: a mainland mobile number or a landline with its area code.
+    for (const phone of ['abc', '12345', '1380013800', '88886666']) {
+      const r = await with_({ phone });
+      expect([r.status, r.body.message]).toEqual([400, '分批的联系电话格式不正确']);
+    }
     expect((await with_({ district: '' })).body.message).toBe('分批的收货地址不正确');
     expect((await order(partial, { deliveryMethod: 'Unified', works: [line(w, photo5)] })).status).toBe(400);
-    const ok = await with_({});
+    const ok = await with_({ phone: '0571-88886666' });
     expect(ok.status).toBe(200);
     const orders = (await (await t.call('GET', '/api/sales_order', { token: partial })).json()) as SalesOrder[];
     expect(orders[0]).toMatchObject({ deliveryMethod: 'Partial', orderLocations: [expect.objectContaining({ contact: '王小明', city: '杭州市' })] });

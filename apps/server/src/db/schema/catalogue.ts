@@ -18,6 +18,13 @@ export const products = pgTable('products', {
   pageCount: integer('page_count').notNull().default(1),
   minNumberOfPages: integer('min_number_of_pages'),
   maxNumberOfPages: integer('max_number_of_pages'),
+  /**
+   * What the price counts (domain/pricing.ts): print (pages × copies), copy (with extra-page lines for
+   * pages above pageCount) or area (m² × copies). Rows from before it count copies, as prices did then.
+   */
+  priceBasis: text('price_basis', { enum: ['print', 'copy', 'area'] }).notNull().default('copy'),
+  /** The name of one counted unit (张, 本, 盒…); null: the basis's default. */
+  priceUnit: text('price_unit'),
   cancelled: boolean('cancelled').notNull().default(false),
   sort: integer('sort').notNull().default(0),
 }, (t) => [uniqueIndex('products_number_uq').on(t.number), index('products_category_idx').on(t.categoryId)]);
@@ -97,7 +104,8 @@ export const propertyConfigs = pgTable('property_configs', {
 
 /**
  * Price of a SKU for one customer (priceType 'customer', entityId = customer id) or the shop's list price
- * (priceType 'retail', entityId 0), from a minimum quantity on.
+ * (priceType 'retail', entityId 0), from a minimum quantity on. The quantity is the product's counted
+ * units (prints, copies or m²).
  */
 export const priceLines = pgTable('price_lines', {
   id: serial('id').primaryKey(),
@@ -106,6 +114,8 @@ export const priceLines = pgTable('price_lines', {
   productId: integer('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
   propertyConfigId: integer('property_config_id').notNull().references(() => propertyConfigs.id, { onDelete: 'cascade' }),
   minQuantity: integer('min_quantity').notNull().default(1),
+  /** unit: the price of a counted unit; extraPage: of one page above the base, per copy (copy basis). */
+  kind: text('kind', { enum: ['unit', 'extraPage'] }).notNull().default('unit'),
   /** Unit price in yuan. */
   amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
 }, (t) => [index('price_lines_lookup_idx').on(t.priceType, t.entityId, t.propertyConfigId)]);

@@ -1,6 +1,12 @@
 import { integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, index, uuid } from 'drizzle-orm/pg-core';
 import { customerHubs, customers } from './hubs.ts';
 
+/** What the amount was made of (domain/pricing.ts's Pricing, decimals as text); null on orders placed before. */
+export type StoredPricing = {
+  basis: 'print' | 'copy' | 'area'; unitName: string; units: string; unitPrice: string; copies: number;
+  extraPages: number; extraPagePrice: string | null; amount: string; text: string;
+};
+
 export type OrderLocation = {
   contact: string; phone: string; province: string; city: string; district: string; address: string;
   quantity?: number; addressId?: number;
@@ -38,6 +44,7 @@ export const salesOrders = pgTable('sales_orders', {
   addPageNum: integer('add_page_num').notNull().default(0),
   unitPrice: numeric('unit_price', { precision: 12, scale: 2 }).notNull(),
   amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+  pricing: jsonb('pricing').$type<StoredPricing>(),
   toning: text('toning', { enum: ['Manual', 'None'] }).notNull().default('None'),
   customToning: text('custom_toning'),
   deliveryMethod: text('delivery_method', { enum: ['Unified', 'Partial'] }).notNull(),

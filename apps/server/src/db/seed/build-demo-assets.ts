@@ -91,7 +91,7 @@ function productSvg(p: CatalogueProduct): string {
   const size = c ? `${c.width} × ${c.height} mm` : '';
   const palette: Record<string, [string, string]> = {
     'photo-print': ['#fde68a', '#f59e0b'], poster: ['#bfdbfe', '#2563eb'], brochure: ['#bbf7d0', '#059669'],
-    'business-card': ['#e9d5ff', '#7c3aed'], flyer: ['#fecdd3', '#e11d48'],
+    'business-card': ['#e9d5ff', '#7c3aed'], flyer: ['#fecdd3', '#e11d48'], display: ['#ccfbf1', '#0d9488'],
   };
   const [light, dark] = palette[p.categoryKey] ?? ['#e2e8f0', '#475569'];
   let motif: string;
@@ -112,6 +112,11 @@ function productSvg(p: CatalogueProduct): string {
         <rect x="125" y="115" width="60" height="40" fill="${dark}" opacity="0.7"/><rect x="125" y="168" width="60" height="6" fill="#94a3b8"/>
         <rect x="125" y="182" width="50" height="6" fill="#94a3b8"/><rect x="215" y="115" width="60" height="6" fill="${dark}"/>
         <rect x="215" y="130" width="55" height="6" fill="#94a3b8"/><rect x="215" y="145" width="60" height="6" fill="#94a3b8"/>`;
+      break;
+    case 'display':
+      motif = `<rect x="130" y="55" width="140" height="170" rx="2" fill="#fff" stroke="${dark}" stroke-width="6"/>
+        <rect x="145" y="72" width="110" height="80" fill="${light}"/><rect x="145" y="165" width="110" height="10" rx="3" fill="${dark}"/>
+        <rect x="145" y="185" width="80" height="8" rx="3" fill="#94a3b8"/><path d="M170 225 L150 262 M230 225 L250 262" stroke="${dark}" stroke-width="6"/>`;
       break;
     case 'business-card':
       motif = `<rect x="120" y="110" width="180" height="108" rx="6" fill="${light}" transform="rotate(8 210 164)"/>

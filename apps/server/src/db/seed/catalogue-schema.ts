@@ -98,6 +98,14 @@ const productSchema = z.strictObject({
   name: text,
   categoryKey: text,
   image,
+  /**
+   * What the price counts (decisions §6): "print" (photos, posters: each file or page is a print; prints =
+   * pages × copies), "copy" (brochures, cards, flyers: a copy holds pageCount pages; each page above it is
+   * priced by the price's extraPage) or "area" (m² of the files × copies). Required: a wrong guess loses money.
+   */
+  priceBasis: z.enum(['print', 'copy', 'area'], { error: (i) => (i.input === undefined ? '必填：按张 "print"、按份 "copy" 或按平方米 "area"' : '必须是 "print"、"copy" 或 "area"') }),
+  /** The name of one counted unit in the basis text (张, 本, 盒…); default 张 for print, 份 for copy. */
+  priceUnit: text.max(4, { error: '最多4个字' }).nullish(),
   /** Base page count: pages above it are extra pages (addPageNum). */
   pageCount: pageCount.default(1),
   minNumberOfPages: pageCount.nullish(),
@@ -108,12 +116,28 @@ const productSchema = z.strictObject({
   skus: z.array(skuSchema).min(1, { error: '至少需要一个SKU' }),
 });
 
+const quantityBreak = z.strictObject({
+  /** From this many counted units on (prints, copies or m²); the price's own amount holds from 1. */
+  from: z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是整数') }).int({ error: '必须是整数' }).min(2, { error: '必须大于1（从1起的价格写在 amount）' }),
+  amount: money,
+  /** The extra-page price from this count on; without it the one below holds. */
+  extraPage: money.nullish(),
+});
+
 const priceSchema = z.strictObject({
   /** The SKU's `number`. */
   sku: text,
   /** The shop's list price (suggested retail), yuan per unit. */
   retail: money.nullish(),
-  customerPrices: z.array(z.strictObject({ customer: text, amount: money })).default([]),
+  customerPrices: z.array(z.strictObject({
+    customer: text,
+    /** Yuan per counted unit (a print, a copy, a m²) from the first one. */
+    amount: money,
+    /** Yuan per page above the product's pageCount, per copy: only for priceBasis "copy". */
+    extraPage: money.nullish(),
+    /** Quantity breaks at the counted units, in ascending order. */
+    breaks: z.array(quantityBreak).default([]),
+  })).default([]),
 });
 
 const catalogueObject = z.strictObject({
@@ -149,6 +173,8 @@ function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
 
   const productNumbers = new Set<string>();
   const skuNumbers = new Map<string, string>();
+  /** Per SKU number: its product's basis, and whether a work of it may have pages above the base. */
+  const skuPricing = new Map<string, { basis: 'print' | 'copy' | 'area'; extraPages: boolean; product: string }>();
   const orderedRange = (min: number | null | undefined, max: number | null | undefined, path: Path, maxKey: string) => {
     if (min != null && max != null && min > max) problem([...path, maxKey], `不能小于最小值 ${min}`);
   };
@@ -161,6 +187,7 @@ function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
     orderedRange(p.minNumberOfPages, p.maxNumberOfPages, pp, 'maxNumberOfPages');
     if (p.minNumberOfPages != null && p.pageCount < p.minNumberOfPages) problem([...pp, 'pageCount'], `不能小于最少页数 ${p.minNumberOfPages}`);
     if (p.maxNumberOfPages != null && p.pageCount > p.maxNumberOfPages) problem([...pp, 'pageCount'], `不能大于最多页数 ${p.maxNumberOfPages}`);
+    if (p.priceBasis === 'area' && p.priceUnit != null) problem([...pp, 'priceUnit'], '按平方米计价的单位固定为㎡，不能另设');
 
     const componentNames = new Set<string>();
     p.components.forEach((comp, ci) => {
@@ -232,6 +259,9 @@ function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
       for (const name of Object.keys(s.componentSizes ?? {})) {
         if (!componentNames.has(name)) problem([...sp, 'componentSizes', name], `产品没有部件 "${name}"`);
       }
+      // A work of this SKU may hold more pages than the base when its limit (else the product's) allows.
+      const max = s.maxPageCount ?? p.maxNumberOfPages;
+      skuPricing.set(s.number, { basis: p.priceBasis, extraPages: max == null || max > p.pageCount, product: p.number });
     });
     if (defaults > 1) problem([...pp, 'skus'], `最多一个默认SKU，实际 ${defaults} 个`);
   });
@@ -243,9 +273,24 @@ function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
     if (priced.has(price.sku)) problem([...path, 'sku'], `SKU ${price.sku} 的价格重复`);
     priced.add(price.sku);
     const customers = new Set<string>();
+    const sku = skuPricing.get(price.sku);
     price.customerPrices.forEach((cp, j) => {
-      if (customers.has(cp.customer)) problem([...path, 'customerPrices', j, 'customer'], `客户重复: ${cp.customer}`);
+      const cpp: Path = [...path, 'customerPrices', j];
+      if (customers.has(cp.customer)) problem([...cpp, 'customer'], `客户重复: ${cp.customer}`);
       customers.add(cp.customer);
+      if (!sku) return;
+      if (sku.basis !== 'copy') {
+        if (cp.extraPage != null) problem([...cpp, 'extraPage'], `产品 ${sku.product} 不按份计价（priceBasis: "${sku.basis}"），没有加页价`);
+        cp.breaks.forEach((b, k) => {
+          if (b.extraPage != null) problem([...cpp, 'breaks', k, 'extraPage'], `产品 ${sku.product} 不按份计价（priceBasis: "${sku.basis}"），没有加页价`);
+        });
+      } else if (sku.extraPages && cp.extraPage == null) {
+        problem([...cpp, 'extraPage'], `必填：SKU ${price.sku} 可超过产品的基础页数，需要每页的加页价`);
+      }
+      cp.breaks.forEach((b, k) => {
+        const before = cp.breaks[k - 1];
+        if (before && b.from <= before.from) problem([...cpp, 'breaks', k, 'from'], `必须大于上一档的 ${before.from}（按数量从小到大）`);
+      });
     });
   });
 }

@@ -57,10 +57,12 @@ describe('seedDemo', () => {
     }
   });
 
-  it('loads the demo catalogue: 7 products, 32 SKUs, one not saleable, one without price', async () => {
-    expect(await n(schema.products)).toBe(7);
+  it('loads the demo catalogue: 8 products over every price basis, 34 SKUs, one not saleable, one without price', async () => {
+    expect(await n(schema.products)).toBe(8);
+    const bases = await handle.db.select({ basis: schema.products.priceBasis }).from(schema.products);
+    expect(new Set(bases.map((b) => b.basis))).toEqual(new Set(['print', 'copy', 'area']));
     const skus = await handle.db.select().from(schema.propertyConfigs);
-    expect(skus).toHaveLength(32);
+    expect(skus).toHaveLength(34);
     expect(skus.filter((s) => !s.saleable).map((s) => s.number)).toEqual(['PH6-PL-NB']);
     const unpriced = await handle.db.select({ number: schema.propertyConfigs.number }).from(schema.propertyConfigs)
       .leftJoin(schema.priceLines, eq(schema.priceLines.propertyConfigId, schema.propertyConfigs.id)).where(isNull(schema.priceLines.id));
@@ -70,13 +72,13 @@ describe('seedDemo', () => {
     for (const c of customers) {
       const [lines] = await handle.db.select({ n: count() }).from(schema.priceLines)
         .where(and(eq(schema.priceLines.priceType, 'customer'), eq(schema.priceLines.entityId, c.id)));
-      expect(lines?.n).toBe(31);
+      expect(lines?.n).toBe(87);
     }
     // The inconsistent pair: 珠光 with 留白边 has no SKU.
     expect(skus.some((s) => s.sku.includes('珠光') && s.sku.includes('留白边'))).toBe(false);
     // Every component has its template in DATA_DIR/templates.
     const components = await handle.db.select().from(schema.productComponents);
-    expect(components).toHaveLength(9);
+    expect(components).toHaveLength(10);
     for (const c of components) expect((await stat(path.join(dataDir, 'templates', c.templatePath ?? 'missing'))).isFile()).toBe(true);
     const categories = await handle.db.select().from(schema.productCategories);
     const roots = categories.filter((c) => c.parentId === null).map((c) => c.name);

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type DbHandle } from '../client.ts';
@@ -89,6 +89,38 @@ describe('parseCatalogueFile', () => {
     expect(r.ok ? [] : r.problems.map((x) => x.path)).toEqual(['products[0].components[0].templateFile']);
   });
 
+  it('refuses a product without its price basis, and prices that do not fit the basis', () => {
+    const bad = demoJson();
+    const at = (n: string) => bad.products.findIndex((p) => p.number === n);
+    const priceOf = (sku: string) => bad.prices!.findIndex((p) => p.sku === sku);
+    const missing = demoJson();
+    delete (missing.products[at('PH-5')] as Record<string, unknown>).priceBasis;
+    (missing.products[at('PH-6')] as Record<string, unknown>).priceBasis = 'page';
+    const basis = validateCatalogue(missing);
+    expect(basis.ok ? [] : basis.problems.map(formatProblem)).toEqual([
+      `products[${at('PH-5')}].priceBasis: 必填：按张 "print"、按份 "copy" 或按平方米 "area"`,
+      `products[${at('PH-6')}].priceBasis: 必须是 "print"、"copy" 或 "area"`,
+    ]);
+
+    bad.products[at('KT-6090')]!.priceUnit = '块';
+    // extra pages on a product priced by prints; a brochure SKU (up to 48 pages, base 20) without its extra-page price
+    bad.prices![priceOf('PO-A3-CP')]!.customerPrices![0]!.extraPage = 0.5;
+    delete bad.prices![priceOf('BR-SS-C157-GL')]!.customerPrices![0]!.extraPage;
+    bad.prices![priceOf('PH5-GL-WB')]!.customerPrices![0]!.breaks = [{ from: 500, amount: 0.5 }, { from: 100, amount: 0.6 }];
+    bad.prices![priceOf('PH5-MT-NB')]!.customerPrices![0]!.breaks = [{ from: 1, amount: 0.5 }];
+    const r = validateCatalogue(bad);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const problem = (path: string) => r.problems.find((x) => x.path === path)?.message;
+    expect(problem(`products[${at('KT-6090')}].priceUnit`)).toBe('按平方米计价的单位固定为㎡，不能另设');
+    expect(problem(`prices[${priceOf('PO-A3-CP')}].customerPrices[0].extraPage`)).toBe('产品 PO-A3 不按份计价（priceBasis: "print"），没有加页价');
+    expect(problem(`prices[${priceOf('BR-SS-C157-GL')}].customerPrices[0].extraPage`)).toBe('必填：SKU BR-SS-C157-GL 可超过产品的基础页数，需要每页的加页价');
+    expect(problem(`prices[${priceOf('PH5-GL-WB')}].customerPrices[0].breaks[1].from`)).toBe('必须大于上一档的 500（按数量从小到大）');
+    expect(problem(`prices[${priceOf('PH5-MT-NB')}].customerPrices[0].breaks[0].from`)).toBe('必须大于1（从1起的价格写在 amount）');
+    // Business cards hold both sides in a copy (base 2 pages, at most 2): no extra-page price is needed.
+    expect(r.problems.some((x) => x.path.startsWith(`prices[${priceOf('BC-D-C300')}]`))).toBe(false);
+  });
+
   it('tolerates a byte order mark', () => {
     expect(parseCatalogueFile(`\uFEFF${demoText}`).ok).toBe(true);
   });
@@ -140,13 +172,22 @@ describe('importCatalogue', () => {
 
   it('imports the demo catalogue with its files', async () => {
     const s = await importCatalogue(handle.db, parseOk(demoJson()), options);
-    expect(s.products).toEqual({ total: 7, created: 7, updated: 0, removed: 0 });
-    expect(s.skus.created).toBe(32);
-    expect(s.files.templates).toBe(9);
+    expect(s.products).toEqual({ total: 8, created: 8, updated: 0, removed: 0 });
+    expect(s.skus.created).toBe(34);
+    expect(s.files.templates).toBe(10);
     const counts = await tableCounts();
-    expect(counts).toMatchObject({ categories: 8, products: 7, components: 9, skus: 32 });
-    // 31 priced SKUs × (retail + 2 customers)
-    expect(counts.prices).toBe(31 * 3);
+    expect(counts).toMatchObject({ categories: 9, products: 8, components: 10, skus: 34 });
+    // 33 priced SKUs: a retail line each, and per customer its price from 1, its extra-page price and its breaks
+    expect(counts.prices).toBe(207);
+    const basis = await handle.db.select({ number: schema.products.number, basis: schema.products.priceBasis, unit: schema.products.priceUnit }).from(schema.products).orderBy(schema.products.sort);
+    expect(basis.map((b) => `${b.number}:${b.basis}:${b.unit ?? ''}`)).toEqual([
+      'PH-5:print:张', 'PH-6:print:张', 'PO-A3:print:张', 'PO-A2:print:张', 'BR-A4:copy:本', 'BC-90:copy:盒', 'FL-A4:copy:张', 'KT-6090:area:',
+    ]);
+    const brochure = await handle.db.select({ kind: schema.priceLines.kind, min: schema.priceLines.minQuantity, amount: schema.priceLines.amount })
+      .from(schema.priceLines).innerJoin(schema.propertyConfigs, eq(schema.priceLines.propertyConfigId, schema.propertyConfigs.id))
+      .innerJoin(schema.customers, eq(schema.customers.id, schema.priceLines.entityId))
+      .where(and(eq(schema.propertyConfigs.number, 'BR-SS-C157-GL'), eq(schema.priceLines.priceType, 'customer'), eq(schema.customers.name, '演示客户')));
+    expect(brochure.map((l) => `${l.kind}@${l.min}=${l.amount}`).sort()).toEqual(['extraPage@1=0.30', 'extraPage@50=0.25', 'unit@1=23.80', 'unit@50=21.42']);
 
     const [card] = await handle.db.select().from(schema.productComponents).where(eq(schema.productComponents.name, '正面'));
     expect(card).toMatchObject({ width: 90, height: 54, error: 1, errorType: 'mm', resolutionThreshold: 300, templateFileName: '名片_正面_模板.pdf' });
@@ -189,8 +230,8 @@ describe('importCatalogue', () => {
     expect(s.products).toMatchObject({ created: 0, updated: 1 });
     expect(s.papers).toMatchObject({ created: 0, removed: 1 });
     expect(s.skus).toMatchObject({ created: 0, updated: 1, removed: 1 });
-    // One customer line goes; the cancelled SKU's lines stay with it (it is no longer in the file).
-    expect(s.prices).toMatchObject({ created: 0, updated: 1, removed: 1 });
+    // One customer's lines go (its price from 1 and its break); the cancelled SKU's lines stay with it (it is no longer in the file).
+    expect(s.prices).toMatchObject({ created: 0, updated: 1, removed: 2 });
 
     const [after] = await handle.db.select().from(schema.products).where(eq(schema.products.number, 'BC-90'));
     expect(after).toMatchObject({ id: before!.id, name: '高档商务名片' });
@@ -198,7 +239,7 @@ describe('importCatalogue', () => {
     expect(gone?.cancelled).toBe(true);
     const lines = await handle.db.select().from(schema.priceLines).innerJoin(schema.propertyConfigs, eq(schema.priceLines.propertyConfigId, schema.propertyConfigs.id))
       .where(eq(schema.propertyConfigs.number, 'BC-D-C300'));
-    expect(lines.map((l) => [l.price_lines.priceType, l.price_lines.amount]).sort()).toEqual([['customer', '21.25'], ['retail', '26.50']]);
+    expect(lines.map((l) => [l.price_lines.priceType, l.price_lines.minQuantity, l.price_lines.amount]).sort()).toEqual([['customer', 1, '21.25'], ['customer', 10, '19.13'], ['retail', 1, '26.50']]);
 
     // And back: the original file restores the original rows, still without new ids.
     const back = await importCatalogue(handle.db, parseOk(demoJson()), options);

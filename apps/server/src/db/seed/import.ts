@@ -266,7 +266,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
       const want = {
         name: p.name, categoryId: categoryIds.get(p.categoryKey) ?? 0, productImage: p.image ?? null,
         pageCount: p.pageCount, minNumberOfPages: p.minNumberOfPages ?? null, maxNumberOfPages: p.maxNumberOfPages ?? null,
-        cancelled: p.cancelled, sort,
+        priceBasis: p.priceBasis, priceUnit: p.priceUnit ?? null, cancelled: p.cancelled, sort,
       };
       const row = existingProducts.find((r) => r.number === p.number);
       if (row) {
@@ -480,24 +480,34 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
       }
     }
 
-    // Prices: for every SKU of the file, exactly the file's lines at quantity 1.
+    // Prices: for every SKU of the file, exactly the file's lines: per price type and customer, the unit
+    // and extra-page prices from 1 and at each quantity break.
     const allSkuIds = [...skuIds.values()].map((s) => s.id);
     const existingPrices = allSkuIds.length ? await tx.select().from(priceLines).where(inArray(priceLines.propertyConfigId, allSkuIds)) : [];
     const keep = new Set<number>();
     const priceBySku = new Map(catalogue.prices.map((p) => [p.sku, p]));
+    type WantedLine = { priceType: 'retail' | 'customer'; entityId: number; kind: 'unit' | 'extraPage'; minQuantity: number; amount: string };
     for (const [number, { id: propertyConfigId, productId }] of skuIds) {
       const price = priceBySku.get(number);
-      const wanted: Array<{ priceType: 'retail' | 'customer'; entityId: number; amount: string }> = [];
-      if (price?.retail != null) wanted.push({ priceType: 'retail', entityId: 0, amount: price.retail.toFixed(2) });
+      const wanted: WantedLine[] = [];
+      if (price?.retail != null) wanted.push({ priceType: 'retail', entityId: 0, kind: 'unit', minQuantity: 1, amount: price.retail.toFixed(2) });
       for (const cp of price?.customerPrices ?? []) {
-        wanted.push({ priceType: 'customer', entityId: customerIds.get(cp.customer) ?? 0, amount: cp.amount.toFixed(2) });
+        const entityId = customerIds.get(cp.customer) ?? 0;
+        const line = (kind: WantedLine['kind'], minQuantity: number, amount: number) =>
+          wanted.push({ priceType: 'customer', entityId, kind, minQuantity, amount: amount.toFixed(2) });
+        line('unit', 1, cp.amount);
+        if (cp.extraPage != null) line('extraPage', 1, cp.extraPage);
+        for (const b of cp.breaks) {
+          line('unit', b.from, b.amount);
+          if (b.extraPage != null) line('extraPage', b.from, b.extraPage);
+        }
       }
       for (const w of wanted) {
         summary.prices.total += 1;
         const row = existingPrices.find((r) => r.propertyConfigId === propertyConfigId && r.priceType === w.priceType
-          && r.entityId === w.entityId && r.minQuantity === 1 && !keep.has(r.id));
+          && r.entityId === w.entityId && r.kind === w.kind && r.minQuantity === w.minQuantity && !keep.has(r.id));
         if (!row) {
-          await tx.insert(priceLines).values({ ...w, productId, propertyConfigId, minQuantity: 1 });
+          await tx.insert(priceLines).values({ ...w, productId, propertyConfigId });
           summary.prices.created += 1;
         } else {
           keep.add(row.id);

@@ -4,6 +4,7 @@
  */
 import type { CustomerLocation, OrderLocation } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
+import { isPhoneNumber } from '@portal/contract/rules';
 
 export const emptyLocation = (): OrderLocation => ({ contact: '', phone: '', province: '', city: '', district: '', address: '' });
 
@@ -14,13 +15,17 @@ export function locationOfCustomer(c: CustomerLocation): OrderLocation {
 
 const blank = (s: string | undefined | null) => !s || !s.trim();
 
+/** A phone that is filled in but is neither a mainland mobile nor a landline with its area code. */
+export const isBadPhone = (phone: string | undefined | null) => !blank(phone) && !isPhoneNumber(phone ?? '');
+
 /**
  * The address problem of product-spec §5 rule 7 for a work named `name`, in its order (recipient,
- * phone, then province/city/district/address), or null when the location is complete.
+ * phone, the phone's format, then province/city/district/address), or null when the location is complete.
  */
 export function locationProblem(location: OrderLocation | undefined, name: string): string | null {
   if (blank(location?.contact)) return MSG.emptyRecipient(name);
   if (blank(location?.phone)) return MSG.emptyPhone(name);
+  if (isBadPhone(location?.phone)) return MSG.badPhone(name);
   if (!location || blank(location.province) || blank(location.city) || blank(location.district) || blank(location.address)) {
     return MSG.badAddress(name);
   }

@@ -38,6 +38,9 @@ type RowWithAddress = WorkRow & { orderLocations?: readonly OrderLocation[] | nu
 
 function storedRow(row: RowWithAddress): WorkRow {
   const copy: Record<string, unknown> = { ...row };
+  // The answer is large; what the price counts is all the restored row needs of it (加页数).
+  const answer = row.checkResult as { priceBasis?: WorkRow['priceBasis'] } | null | undefined;
+  if (answer?.priceBasis) copy.priceBasis = answer.priceBasis;
   delete copy.checkResult;
   return copy as unknown as WorkRow;
 }

@@ -48,6 +48,11 @@ export interface WorkRow {
   sku?: string | null;
   /** Per component met by the check: its standard size in mm and how many of the work's files (or PDF pages) it holds. */
   components?: readonly WorkComponent[] | null;
+  /**
+   * What the product's price counts, from the check's answer; kept by the batch draft, which drops
+   * checkResult. 加页数 shows only for 'copy'.
+   */
+  priceBasis?: 'print' | 'copy' | 'area' | null;
   /** Sum of the files' areas in m², from the check. */
   fileArea?: number | null;
   /** The last check's answer message (CheckFileAnswer['message']: the passing shape or the failure wrapper). */

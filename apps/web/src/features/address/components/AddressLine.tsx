@@ -2,7 +2,7 @@ import type { OrderLocation } from '@portal/contract/api';
 import { Button, Flex, Input, Typography } from 'antd';
 import { ELLIPSIS } from '../../../lib/styles.ts';
 import { endAddressEdits, patchAddressEdit, startAddressEdit, useAddressEdit } from '../edits.ts';
-import { addressText, emptyLocation, trimLocation } from '../location.ts';
+import { addressText, emptyLocation, isBadPhone, trimLocation } from '../location.ts';
 import { RegionSelects } from './RegionSelects.tsx';
 
 export interface AddressLineProps {
@@ -47,11 +47,23 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
   }
 
   const patch = (p: Partial<OrderLocation>) => patchAddressEdit(uuid, p);
+  // Flagged as it is typed; 保存 keeps it as any incomplete address, and 批量下单 names the work.
+  const badPhone = isBadPhone(edit.phone);
   return (
     <Flex align="center" gap={8} wrap={false} style={{ minHeight: 32 }} data-testid="address-editor">
       {label('收货信息')}
       <Input size="small" aria-label="收件人" placeholder="收件人" style={{ width: 96 }} maxLength={50} value={edit.contact} onChange={(e) => patch({ contact: e.target.value })} />
-      <Input size="small" aria-label="联系电话" placeholder="联系电话" style={{ width: 128 }} maxLength={30} value={edit.phone} onChange={(e) => patch({ phone: e.target.value })} />
+      <Input
+        size="small"
+        aria-label="联系电话"
+        placeholder="联系电话"
+        style={{ width: 128 }}
+        maxLength={30}
+        value={edit.phone}
+        status={badPhone ? 'error' : undefined}
+        title={badPhone ? '联系电话格式不正确（手机号或带区号的固定电话）' : undefined}
+        onChange={(e) => patch({ phone: e.target.value })}
+      />
       <RegionSelects value={edit} onChange={(r) => patch(r)} />
       <Input size="small" aria-label="详细地址" placeholder="详细地址" style={{ width: 260 }} maxLength={200} value={edit.address} onChange={(e) => patch({ address: e.target.value })} />
       <Button
@@ -67,6 +79,11 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
       <Button size="small" onClick={() => endAddressEdits([uuid])}>
         取消
       </Button>
+      {badPhone && (
+        <Typography.Text type="danger" style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
+          联系电话格式不正确
+        </Typography.Text>
+      )}
     </Flex>
   );
 }

@@ -61,6 +61,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
   }, [draft, quote.data]);
 
   const problems = (quote.data?.lines ?? []).filter((l) => l.problem);
+  const countsExtraPages = (quote.data?.lines ?? []).some((l) => l.priceBasis === 'copy');
   const copies = draft.fileList.reduce((s, r) => s + r.quantity, 0);
   const pages = (quote.data?.lines ?? []).reduce((s, l) => s + l.quantity * l.pageCount, 0);
 
@@ -98,8 +99,17 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       },
       { title: '订购数量', key: 'quantity', width: 90, align: 'right', render: (_: unknown, r) => r.line?.quantity ?? r.quantity },
       { title: '页数', key: 'pageCount', width: 70, align: 'right', render: (_: unknown, r) => r.line?.pageCount ?? '—' },
-      { title: '加页数', key: 'addPageNum', width: 80, align: 'right', render: (_: unknown, r) => r.line?.addPageNum ?? '—' },
     ];
+    // 加页数 only for products whose price counts extra pages (per copy).
+    if (countsExtraPages) {
+      cols.push({
+        title: '加页数',
+        key: 'addPageNum',
+        width: 80,
+        align: 'right',
+        render: (_: unknown, r) => (r.line?.priceBasis === 'copy' ? r.line.addPageNum : '—'),
+      });
+    }
     if (partial) {
       cols.push({
         title: '收货地址',
@@ -111,6 +121,19 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
     cols.push(
       { title: '单价', key: 'unitPrice', width: 100, align: 'right', render: (_: unknown, r) => (r.line ? moneyText(r.line.unitPrice) : '—') },
       {
+        title: '计价',
+        key: 'basis',
+        width: 220,
+        render: (_: unknown, r) =>
+          r.line?.pricing ? (
+            <Typography.Text style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="price-basis">
+              {r.line.pricing.text}
+            </Typography.Text>
+          ) : (
+            '—'
+          ),
+      },
+      {
         title: '金额',
         key: 'amount',
         width: 110,
@@ -119,7 +142,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       },
     );
     return cols;
-  }, [partial]);
+  }, [partial, countsExtraPages]);
 
   return (
     <Flex vertical gap={16}>
@@ -205,6 +228,7 @@ export function OrderPlaced({ placed }: OrderPlacedProps) {
     { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber' },
     { title: '作品名称', dataIndex: 'articleName', key: 'articleName' },
     { title: '订购数量', dataIndex: 'quantity', key: 'quantity', align: 'right' },
+    { title: '计价', dataIndex: 'basisText', key: 'basisText', render: (v: string | null | undefined) => v ?? '—' },
     { title: '金额', dataIndex: 'amount', key: 'amount', align: 'right', render: (v: number) => moneyText(v) },
   ];
   return (

@@ -77,7 +77,8 @@ const columns: TableColumnsType<SalesOrder> = [
     key: 'pages',
     width: 90,
     align: 'right',
-    render: (_: unknown, o) => (o.addPageNum ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount),
+    // Extra pages only where the price counted them (copy basis); an older order did not price them.
+    render: (_: unknown, o) => (o.pricing?.basis === 'copy' && o.addPageNum ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount),
   },
   {
     title: '收货地址',
@@ -100,11 +101,18 @@ const columns: TableColumnsType<SalesOrder> = [
     title: '金额',
     dataIndex: 'amount',
     key: 'amount',
-    width: 110,
+    width: 170,
     align: 'right',
-    // Whatever the screen's width, the amount stays in sight.
+    // Whatever the screen's width, the amount stays in sight, with what it is made of under it.
     fixed: 'right',
-    render: (v: number) => <Typography.Text strong>{moneyText(v)}</Typography.Text>,
+    render: (v: number, o) => (
+      <Flex vertical gap={0} align="flex-end">
+        <Typography.Text strong>{moneyText(v)}</Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'right' }} data-testid="price-basis">
+          {o.basisText}
+        </Typography.Text>
+      </Flex>
+    ),
   },
 ];
 

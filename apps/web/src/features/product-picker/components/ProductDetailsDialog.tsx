@@ -5,7 +5,7 @@ import { toleranceText } from '@portal/contract/rules';
 import { App, Button, Descriptions, Flex, Modal, Result, Skeleton, Spin, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { useSuggestedPrice } from '../api/price.ts';
+import { useSuggestedPrice, type PriceAnswer } from '../api/price.ts';
 import { useProductDetails } from '../api/product-details.ts';
 import {
   choiceItems,
@@ -141,6 +141,12 @@ function OptionGroup({
   );
 }
 
+const BASIS_TEXT: Record<PriceAnswer['priceBasis'], (unit: string, pages: number) => string> = {
+  print: (unit) => `按${unit}计价（每个文件或每页一${unit}，× 订购数量）`,
+  copy: (unit, pages) => `按${unit}计价（每${unit}含${pages}页）`,
+  area: () => '按面积计价（文件面积 × 订购数量，不足0.01㎡按0.01㎡计）',
+};
+
 /** 建议零售价: the customer's price at quantity 1, 暂无 without one, 暂不销售 for a SKU not for sale. */
 function PriceArea({ product, config }: { product: ProductDetails; config: PropertyConfig | undefined }) {
   const { token } = theme.useToken();
@@ -151,10 +157,18 @@ function PriceArea({ product, config }: { product: ProductDetails; config: Prope
   else if (price.isPending) content = <Spin size="small" />;
   else if (price.isError || price.data.amount === null) content = <Typography.Text type="secondary">{MSG.priceMissing}</Typography.Text>;
   else {
+    // The price counts what the product's basis says (decisions §6): a print, a copy (pages above the base
+    // have their own price) or a m².
+    const { priceUnit, extraPageAmount } = price.data;
     content = (
-      <Typography.Text style={{ color: token.colorError, fontSize: 22, fontWeight: 600 }}>
-        ¥{price.data.amount.toFixed(2)}
-      </Typography.Text>
+      <Flex align="baseline" gap={8} wrap>
+        <Typography.Text style={{ color: token.colorError, fontSize: 22, fontWeight: 600 }}>¥{price.data.amount.toFixed(2)}</Typography.Text>
+        <Typography.Text type="secondary">/{priceUnit}</Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="price-basis">
+          {BASIS_TEXT[price.data.priceBasis](priceUnit, product.pageCount)}
+          {extraPageAmount !== null && `，加页每页 ¥${extraPageAmount.toFixed(2)}/${priceUnit}`}
+        </Typography.Text>
+      </Flex>
     );
   }
   return (

@@ -141,8 +141,12 @@ export const PageCountCell = memo(function PageCountCell({ uuid }: { uuid: strin
   return v == null ? dash : <span>{v}</span>;
 });
 
+/** 加页数 only for products that price extra pages (the check's answer says what the price counts). */
 export const AddPageCell = memo(function AddPageCell({ uuid }: { uuid: string }) {
-  const v = useRowField(uuid, (r) => r.addPageNum ?? null);
+  const v = useRowField(uuid, (r) => {
+    const basis = (r.checkResult && 'priceBasis' in r.checkResult ? r.checkResult.priceBasis : undefined) ?? r.priceBasis ?? undefined;
+    return basis === undefined || basis === 'copy' ? (r.addPageNum ?? null) : null;
+  });
   return v == null ? dash : <span>{v}</span>;
 });
 
