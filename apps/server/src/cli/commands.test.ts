@@ -74,13 +74,13 @@ describe('command-line tools', () => {
   it('import-catalogue imports a good file and prints counts; a second run changes nothing', async () => {
     const args = [DEMO_CATALOGUE_FILE, '--templates', path.join(ASSETS_DIR, 'templates'), '--images', ASSETS_DIR];
     expect(await run(runImportCatalogue, args)).toBe(0);
-    expect(out.find((l) => l.includes('SKU'))).toBe('  SKU: 32（新增 32，更新 0，删除或取消 0）');
+    expect(out.find((l) => l.includes('SKU'))).toBe('  SKU: 34（新增 34，更新 0，删除或取消 0）');
     expect(await run(runImportCatalogue, args)).toBe(0);
-    expect(out.find((l) => l.includes('SKU'))).toBe('  SKU: 32（新增 0，更新 0，删除或取消 0）');
+    expect(out.find((l) => l.includes('SKU'))).toBe('  SKU: 34（新增 0，更新 0，删除或取消 0）');
   });
 
   it('import-catalogue names a missing template folder file', async () => {
     expect(await run(runImportCatalogue, [DEMO_CATALOGUE_FILE, '--templates', dataDir, '--images', ASSETS_DIR])).toBe(1);
-    expect(err.filter((l) => l.includes('.templateFile: 模板文件不存在'))).toHaveLength(9);
+    expect(err.filter((l) => l.includes('.templateFile: 模板文件不存在'))).toHaveLength(10);
   });
 });
