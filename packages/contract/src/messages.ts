@@ -17,6 +17,7 @@ export const MSG = {
   uploadFailed: '上传失败，请重试！',
   uploadSuccess: '上传成功',
   fileBroken: '文件破损',
+  emptyFile: '文件为空，无法上传',
   pathTooLong: '文件路径过长，系统无法识别',
   wrongFileType: '只能上传.zip,.pdf,.png,.jpg',
   pendingCheckEntries: '有文件上传检查异常，请处理完再继续下单',

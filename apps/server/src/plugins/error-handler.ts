@@ -4,6 +4,16 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
 
+/** What Fastify's refusals of a body mean, in the customer's words. */
+const FRAMEWORK_REFUSALS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: '请求内容不是有效的JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容不是有效的JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持此请求内容类型',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求内容长度不正确',
+  FST_ERR_CTP_EMPTY_TYPE: '缺少请求内容类型',
+  FST_ERR_CTP_INVALID_TYPE: '请求内容类型不正确',
+};
+
 /** PostgreSQL error classes for text it cannot take: NUL or bad encoding, bad JSON text, too long. */
 const BAD_TEXT_CODES = new Set(['22021', '22P05', '22P02', '22001', '2200N']);
 
@@ -79,10 +89,11 @@ export const errorHandlerPlugin = fp(
         return reply.status(status).send({ message: SERVER_MSG.internal, code: 'internal' });
       }
       const code = 'code' in err && typeof err.code === 'string' ? err.code : 'bad-request';
-      const message =
-        code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? SERVER_MSG.bodyTooLarge
-        : code.startsWith('FST_ERR_CTP') || code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? `${SERVER_MSG.badRequest}：${err.message}`
-        : err.message;
+      // The framework's and plugins' own refusals speak English: the customer reads Chinese.
+      const message = code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? SERVER_MSG.bodyTooLarge
+        : FRAMEWORK_REFUSALS[code] ? `${SERVER_MSG.badRequest}：${FRAMEWORK_REFUSALS[code]}`
+        : /\p{Script=Han}/u.test(err.message) ? err.message
+        : SERVER_MSG.badRequest;
       return reply.status(status).send({ message, code });
     });
   },

@@ -73,6 +73,8 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   const chunkTotal = int(pick('chunkTotal', 'totalChunks'), 'chunkTotal', 1);
   const chunkIndex = int(pick('chunkIndex', 'chunkNumber'), 'chunkIndex', 1);
   if (chunkIndex > chunkTotal) throw uploadRefusal('上传参数chunkIndex不正确');
+  // A file of no bytes says so, not that a parameter is wrong.
+  if (Number(pick('size', 'totalSize')) === 0 && pick('size', 'totalSize')?.trim() === '0') throw uploadRefusal(`${MSG.emptyFile}：${filePath}`);
   const size = int(pick('size', 'totalSize'), 'size', 1);
   if (size > config.upload.maxFileBytes) throw uploadRefusal(`文件过大，单个文件不能超过${Math.floor(config.upload.maxFileBytes / 1024 / 1024)}MB`, 413, 'too-large');
   if (chunkTotal > Math.ceil(size / 1024) + 1) throw uploadRefusal('上传参数chunkTotal不正确');

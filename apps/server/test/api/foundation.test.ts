@@ -46,6 +46,11 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
       expect((await json<{ message: string }>(res)).message).toMatch(/请求参数不正确/);
       const notJson = await t.call('POST', '/api/authenticate', { body: '{"username":', headers: { 'content-type': 'application/json' } });
       expect(notJson.status).toBe(400);
+      // In Chinese, and nothing of the parser's own English.
+      expect((await json<{ message: string }>(notJson)).message).toBe('请求参数不正确：请求内容不是有效的JSON');
+      const empty = await t.call('POST', '/api/authenticate', { body: '', headers: { 'content-type': 'application/json' } });
+      expect(empty.status).toBe(400);
+      expect((await json<{ message: string }>(empty)).message).toBe('请求参数不正确：请求内容不是有效的JSON');
     });
 
     it('answers 401 without a token, with a bad token and with an expired token', async () => {

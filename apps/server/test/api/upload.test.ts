@@ -202,6 +202,9 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     const wrong = await sendChunk(t, demo, { bytes: png, filePath: 'w.png', folderId: randomUUID(), identifier: 'w', index: 1, total: 1, size: png.length + 5 });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message.error).toMatch(/文件大小不符/);
+    const empty = await sendChunk(t, demo, { bytes: Buffer.alloc(0), filePath: 'empty.png', folderId: randomUUID(), identifier: 'e', index: 1, total: 1, size: 0 });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message.error).toBe('文件为空，无法上传：empty.png');
     const badIndex = await sendChunk(t, demo, { bytes: png, filePath: 'i.png', folderId: randomUUID(), identifier: 'i', index: 3, total: 2, size: png.length });
     expect(badIndex.status).toBe(400);
     const notMultipart = await t.call('POST', '/api/files/updateFile', { token: demo, body: { a: 1 } });
