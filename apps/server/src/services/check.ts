@@ -6,6 +6,7 @@ import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
+import { DENSITY_RULE, readImageMeta } from '../media/image.ts';
 import { imageIntegrity } from '../media/integrity.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -98,6 +99,14 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
       const items: CheckItem[] = [];
       let changed = false;
       if (kind === 'image') {
+        if (meta.dpiRule !== DENSITY_RULE) {
+          // Stored before the density rule (JFIF was read before EXIF): the header is read again, once.
+          // A file whose header no longer reads keeps what it had; the integrity test below judges it.
+          const m = await readImageMeta(store.localPath(hubId, f.filePath)).catch(() => null);
+          if (m) Object.assign(meta, { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated });
+          meta.dpiRule = DENSITY_RULE;
+          changed = true;
+        }
         if (meta.intact === undefined) {
           const reason = await imageIntegrity(store.localPath(hubId, f.filePath), f.filePath.toLowerCase().endsWith('.png') ? 'png' : 'jpeg').catch(() => MSG.fileBroken);
           meta.intact = reason === null;

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, like, or } from 'drizzle-orm';
+import { and, eq, like, or, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
 import { notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
-import { IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
+import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import { extractZip } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -76,7 +76,8 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         if (kind !== 'image' && kind !== 'pdf') return { path: p, kind: 'other', width: 0, height: 0, dpi: null, pages: 0 };
         const row = known.get(p);
         const m = row?.meta;
-        if (m && kind === 'image' && typeof m.width === 'number') return { path: p, kind, width: m.width, height: m.height as number, dpi: m.dpi as number, pages: 1 };
+        // Image metadata read under an older density rule is read again (and replaced below).
+        if (m && kind === 'image' && typeof m.width === 'number' && m.dpiRule === DENSITY_RULE) return { path: p, kind, width: m.width, height: m.height as number, dpi: m.dpi as number, pages: 1 };
         if (m && kind === 'pdf' && typeof m.pages === 'number') return { path: p, kind, width: m.width as number, height: m.height as number, dpi: null, pages: m.pages };
         try {
           const abs = store.localPath(hubId, p);
@@ -85,7 +86,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
             const early = read?.get(p);
             if (early instanceof Error) throw early;
             const im = early ?? (await readImageMeta(abs));
-            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated } });
+            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated, dpiRule: DENSITY_RULE } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
           const pm = await readPdfMeta(abs);
@@ -103,7 +104,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       return result;
     });
     for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
-      await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+      // A row that exists (metadata of an older rule) takes the new figures and keeps what else it
+      // learnt (integrity, PDF pages).
+      await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH))
+        .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { meta: sql`coalesce(${storedFiles.meta}, '{}'::jsonb) || excluded.meta` } });
     }
     if (paths.length > 0) onProgress?.(paths.length);
     return { files: files.filter((f): f is ParsedFile => f !== null), damaged: damaged.sort((a, b) => naturalCompare(a.filePath, b.filePath)) };

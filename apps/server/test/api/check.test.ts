@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import type { CheckFileAnswer } from '@portal/contract';
-import { works } from '../../src/db/schema/index.ts';
+import { storedFiles, works } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
-import { corpusFile } from '../helpers/corpus.ts';
+import { corpusFile, fixtureFile } from '../helpers/corpus.ts';
 import { uploadFile } from '../helpers/upload.ts';
 
 /** A JPEG of exactly w×h mm at the dpi (pixels rounded). */
@@ -157,6 +157,27 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     const row = body.state === 200 ? body.message.fileCheckResult[0]! : body.message.message.fileCheckResult[0]!;
     expect(row).toMatchObject({ resolutionDetect: 72, dpiStated: false });
     expect(row.reason).toMatch(/文件未记录分辨率，按72dpi计算/);
+  });
+
+  it('measures camera photos at the resolution EXIF states beside JFIF 72 dpi, also those stored before the rule (issue #17, item 3)', async () => {
+    // Real camera files: 800×600 px with EXIF 300 dpi and 480×360 px with EXIF 180 dpi, both 67.7×50.8 mm;
+    // at JFIF's 72 dpi they measured 282.2×211.7 and 169.3×127 mm.
+    const w = await work([['相机/nikon-e950.jpg', fixtureFile('camera/nikon-e950.jpg')], ['相机/Canon_PowerShot_S40.jpg', fixtureFile('camera/Canon_PowerShot_S40.jpg')]]);
+    const rowsOf = (body: Awaited<ReturnType<typeof check>>['body']) => (body.state === 200 ? body.message.fileCheckResult : body.message.message.fileCheckResult);
+    const rows = rowsOf((await check(w, photo5)).body);
+    expect(rows.map((r) => [r.filename, r.resolutionDetect, r.width, r.height])).toEqual([
+      ['Canon_PowerShot_S40.jpg', 180, 67.7, 50.8],
+      ['nikon-e950.jpg', 300, 67.7, 50.8],
+    ]);
+
+    // A file stored before the rule keeps JFIF's 72 dpi in its metadata: the check reads its header
+    // again once, and stores what it read.
+    const nikon = w.files.find((f) => f.fileName === 'nikon-e950.jpg')!.filePath;
+    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true } }).where(eq(storedFiles.path, nikon));
+    const again = rowsOf((await check(w, photo5)).body).find((r) => r.filename === 'nikon-e950.jpg')!;
+    expect([again.resolutionDetect, again.width]).toEqual([300, 67.7]);
+    const [row] = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(eq(storedFiles.path, nikon));
+    expect(row!.meta).toMatchObject({ dpi: 300, dpiStated: true });
   });
 
   it('refuses a PDF that needs a password at upload, with a clear message', async () => {
