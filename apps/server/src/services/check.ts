@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { storedFiles, works } from '../db/schema/index.ts';
+import { objectPapers, storedFiles, works } from '../db/schema/index.ts';
 import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -60,6 +60,17 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
   const filesOfWork = db.select({ id: storedFiles.id, path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles)
     .where(and(eq(storedFiles.hubId, ph('hubId')), sql`${storedFiles.path} = any(${ph('paths')}::text[])`))
     .prepare('check_files_of_work');
+
+  /**
+   * Each component's page count from its papers (the lowest minimum and the highest maximum of those
+   * that state one): only read for a work that is one PDF, the one case that needs it.
+   */
+  const paperPages = db.select({
+    componentId: objectPapers.componentId,
+    min: sql<number | null>`min(${objectPapers.minPageCount})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+    max: sql<number | null>`max(${objectPapers.maxPageCount})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  }).from(objectPapers).where(sql`${objectPapers.componentId} = any(${ph('ids')}::int[])`).groupBy(objectPapers.componentId)
+    .prepare('check_paper_pages');
 
   async function findWork(hubId: number, filePath: string, uuid?: string) {
     const [w] = uuid ? await workByUuid.execute({ hubId, key: uuid }) : await workByPath.execute({ hubId, key: cleanRelativePath(filePath) });
@@ -159,6 +170,13 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
       const work = await findWork(hubId, req.filePath, req.workUuid);
       const { product, config, components } = await sku(hubId, req.productId, req.propertyConfigId);
+      if (components.length > 1 && work.files.length === 1 && kindOf(work.files[0]!.filePath) === 'pdf') {
+        const counts = new Map((await paperPages.execute({ ids: components.map((c) => c.id) })).map((r) => [r.componentId, r]));
+        for (const c of components) {
+          const n = counts.get(c.id);
+          c.pages = n && (n.min !== null || n.max !== null) ? { min: n.min, max: n.max } : null;
+        }
+      }
       const items = await measure(hubId, work.files);
       const outcome = checkWork(items, components, {
         base: product.pageCount,

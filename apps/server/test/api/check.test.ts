@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import type { CheckFileAnswer } from '@portal/contract';
 import { storedFiles, works } from '../../src/db/schema/index.ts';
@@ -13,6 +14,15 @@ import { uploadFile } from '../helpers/upload.ts';
 const photoMm = (w: number, h: number, dpi = 300) =>
   sharp({ create: { width: Math.round((w / 25.4) * dpi), height: Math.round((h / 25.4) * dpi), channels: 3, background: '#cc8844' } })
     .jpeg().withMetadata({ density: dpi }).toBuffer();
+
+/** A PDF of `pages` pages of w×h mm, each saying its number. */
+async function pdfMm(pages: number, w: number, h: number) {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const pt = (mm: number) => (mm / 25.4) * 72;
+  for (let i = 1; i <= pages; i++) doc.addPage([pt(w), pt(h)]).drawText(`page ${i}`, { x: 20, y: 20, size: 12, font });
+  return Buffer.from(await doc.save());
+}
 
 type Work = { uuid: string; filePath: string; files: Array<{ fileName: string; filePath: string }>; pageCount: number };
 
@@ -128,6 +138,49 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
       expect(few.body.message.messages[0]!.message).toBe('页数2不符合要求（8-48页）');
     }
   }, 120_000);
+
+  describe('one PDF for a product of several components (issue #17, item 2)', () => {
+    type Row = { page: number | null; pass: boolean; reason: string | null; component: { componentName: string } | null };
+    const pagesOf = (rows: Row[], name: string) => rows.filter((r) => r.component?.componentName === name).map((r) => r.page);
+
+    it('gives a 20-page brochure PDF\'s pages 1-2 and 19-20 to the 4-page 封面 and 3-18 to 内页, alone or alone in a folder', async () => {
+      const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
+      const pdf = await pdfMm(20, 210, 285);
+      for (const files of [[['宣传册.pdf', pdf]], [['画册C/宣传册.pdf', pdf]]] as Array<Array<[string, Buffer]>>) {
+        const { body } = await check(await work(files), sku);
+        expect(body.state, JSON.stringify(body.message)).toBe(200);
+        if (body.state !== 200) return;
+        const rows = body.message.fileCheckResult as Row[];
+        expect(rows.map((r) => r.page)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect(pagesOf(rows, '封面')).toEqual([1, 2, 19, 20]);
+        expect(pagesOf(rows, '内页')).toEqual(Array.from({ length: 16 }, (_, i) => i + 3));
+        expect(body.message.components.map((c) => [c.componentName, c.count])).toEqual([['封面', 4], ['内页', 16]]);
+        expect(body.message).toMatchObject({ pageCount: 20, addPageNum: 0 });
+      }
+    });
+
+    it('fails a 3-page brochure PDF with a message that says why it cannot be split', async () => {
+      const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
+      const { body } = await check(await work([['三页.pdf', await pdfMm(3, 210, 285)]]), sku);
+      expect(body.state).toBe(400);
+      if (body.state !== 400) return;
+      expect(body.message.messages.map((m) => m.message)).toContain(
+        '三页.pdf：PDF共3页，不够分给各部件（封面4页（前2页和最后2页），内页至少1页，共需至少5页），请检查文件页数，或按部件分文件夹上传（文件夹名为部件名）',
+      );
+      const rows = body.message.message.fileCheckResult as Row[];
+      expect(rows.map((r) => [r.page, r.pass])).toEqual([[1, false], [2, false], [3, false]]);
+      expect(rows[0]!.reason).toMatch(/^PDF共3页，不够分给各部件/);
+    });
+
+    it('gives a double-sided card\'s 2-page PDF page 1 to 正面 and page 2 to 背面', async () => {
+      const card = await findSku(t, demo, 'BC-90', 'BC-D-C300');
+      const { body } = await check(await work([['名片.pdf', await pdfMm(2, 90, 54)]]), card);
+      expect(body.state, JSON.stringify(body.message)).toBe(200);
+      if (body.state !== 200) return;
+      const rows = body.message.fileCheckResult as Row[];
+      expect([pagesOf(rows, '正面'), pagesOf(rows, '背面')]).toEqual([[1], [2]]);
+    });
+  });
 
   it('measures PDF pages on the TrimBox after /Rotate, page by page', async () => {
     const flyer = await findSku(t, demo, 'FL-A4', 'FL-C157-S');
