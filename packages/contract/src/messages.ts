@@ -34,6 +34,12 @@ export const MSG = {
   noDefaultAddress: '客户没有设置默认地址',
   pdfCannotSort: 'PDF文件不支持排序操作',
   undefinedStandard: '未定义',
+  // Parsing of zips and folders (issue #17, item 5): what is left out is said, never lost silently.
+  zipNothingPrintable: '压缩包中没有可打印的文件',
+  zipInZip: '压缩包内的压缩包不会被打开，请解压后上传其中的文件',
+  zipInFolder: '文件夹内的压缩包不会被打开，请单独上传该压缩包',
+  zipDuplicateName: '压缩包内有同名文件，只保留了第一个',
+  zipDuplicateNormalisation: '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个',
 } as const;
 
 /** Server-side messages the spec leaves open (decisions: a clear message for every refusal). */

@@ -117,7 +117,7 @@ export function splitPages(total: number, components: ReadonlyArray<{ name: stri
   const wraps = first !== null && first >= 2 && first % 2 === 0 && components.length > 1;
   const need = (i: number) => {
     const c = components[i]!;
-    const n = fixed[i];
+    const n = fixed[i] ?? null;
     if (n === null) return open.length === 1 ? `${c.name}至少1页` : `${c.name}1页`;
     return i === 0 && wraps ? `${c.name}${n}页（前${n / 2}页和最后${n / 2}页）` : `${c.name}${n}页`;
   };
@@ -139,7 +139,7 @@ export function splitPages(total: number, components: ReadonlyArray<{ name: stri
     if (total < sum && (fixedSum > 0 || total < 1)) return { ok: false, reason: `PDF共${total}页，不够分给各部件（${needs}，共需${sum}页），${hint}` };
   }
 
-  const out: string[] = new Array<string>(total);
+  const out = Array.from({ length: total }, () => '');
   let from = 0;
   let to = total;
   counts.forEach((n, i) => {

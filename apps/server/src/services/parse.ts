@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { and, eq, like, or, sql } from 'drizzle-orm';
+import { MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
@@ -44,6 +46,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) =
     }
   }));
   return out;
+}
+
+/** 压缩包中没有可打印的文件, naming (a few of) the files that were left out and why. */
+function nothingPrintable(left: Unsupported[]): string {
+  const SHOWN = 5;
+  if (left.length === 0) return MSG.zipNothingPrintable;
+  const named = left.slice(0, SHOWN).map((u) => `${u.fileName}：${u.reason}`).join('；');
+  return `${MSG.zipNothingPrintable}（${named}${left.length > SHOWN ? `；另有${left.length - SHOWN}个文件` : ''}）`;
 }
 
 export function createParseService(deps: { db: Db; store: FileStore; config: Config; enqueue: (hubId: number, name: 'parse', payload: ParseJob) => Promise<string> }) {
@@ -137,6 +147,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const dest = `unzip/${zipPath.split('/')[1]}/${createHash('sha256').update(zipPath).digest('hex').slice(0, 12)}`;
     const marker = `${dest}/.extracted`;
     const read = new Map<string, ImageMeta | Error>();
+    // Entries left out because an earlier one has their name: kept with the extraction (a re-run
+    // after a restart finds the extraction done and must still report them).
+    const duplicatesAt = `${dest}/.duplicates.json`;
+    let duplicates: Unsupported[] = [];
     if (!(await store.stat(hubId, marker))) {
       await store.remove(hubId, dest);
       await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
@@ -147,15 +161,23 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         if (!data || kindOf(entry.name) !== 'image') return;
         const p = `${dest}/${entry.name}`;
         read.set(p, await readImageMeta(store.localPath(hubId, p), { head: data.subarray(0, IMAGE_HEAD_BYTES) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+      }, (entry, why) => {
+        const p = `${dest}/${entry.name}`;
+        duplicates.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason: why === 'same-name' ? MSG.zipDuplicateName : MSG.zipDuplicateNormalisation });
       });
+      await store.write(hubId, duplicatesAt, Buffer.from(JSON.stringify(duplicates)));
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
+    } else {
+      duplicates = JSON.parse(await readFile(store.localPath(hubId, duplicatesAt), 'utf8').catch(() => '[]')) as Unsupported[];
     }
-    const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker);
+    const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker && e.path !== duplicatesAt);
     const entries = listed.map((e) => e.path);
     const sizes = new Map(listed.map((e) => [e.path, e.size]));
     const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2), sizes, read);
     const found = worksOfZip(dest, stripExt(zipName), files, await componentNames());
-    return { works: await saveWorks(hubId, found, ctx.taskId), unsupported: [...unsupportedBelow(dest, files), ...damaged] };
+    const unsupported = [...unsupportedBelow(dest, files, 'zip'), ...damaged, ...duplicates].sort((a, b) => naturalCompare(a.filePath, b.filePath));
+    if (found.length === 0) throw badRequest(nothingPrintable(unsupported), 'nothing-printable');
+    return { works: await saveWorks(hubId, found, ctx.taskId), unsupported };
   }
 
   async function locate(hubId: number, filePath: string) {
