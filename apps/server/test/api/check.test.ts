@@ -205,6 +205,31 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     if (body.state === 400) expect(body.message.message.fileCheckResult[0]!.reason).toMatch(reason);
   });
 
+  it('fails PNGs whose IHDR or IDAT checksum is wrong with 文件破损, on the first check and the next (issue #17, item 5)', async () => {
+    // A real PNG of a 5寸 photo at 300 dpi that passes whole; then the same bytes with one CRC broken.
+    const whole = await sharp({ create: { width: 1500, height: 1051, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .png().withMetadata({ density: 300 }).toBuffer();
+    const breakCrc = (type: string) => {
+      const b = Buffer.from(whole);
+      let pos = 8;
+      while (b.toString('latin1', pos + 4, pos + 8) !== type) pos += 12 + b.readUInt32BE(pos);
+      const at = pos + 8 + b.readUInt32BE(pos);
+      b.writeUInt32BE(~b.readUInt32BE(at) >>> 0, at);
+      return b;
+    };
+    const rowOf = (body: Awaited<ReturnType<typeof check>>['body']) => (body.state === 200 ? body.message.fileCheckResult[0]! : body.message.message.fileCheckResult[0]!);
+    expect((await check(await work([['完好.png', whole]]), photo5)).body.state).toBe(200);
+    for (const [name, bytes] of [['坏IHDR.png', breakCrc('IHDR')], ['坏IDAT.png', breakCrc('IDAT')], ['pngsuite_ihdr.png', corpusFile('damaged/pngsuite_xhdn0g08_bad_ihdr_crc.png')]] as const) {
+      const w = await work([[name, bytes]]);
+      for (let round = 1; round <= 2; round++) {
+        const { body } = await check(w, photo5);
+        expect([name, round, body.state]).toEqual([name, round, 400]);
+        expect(rowOf(body)).toMatchObject({ pass: false, reason: '文件破损：图片数据校验错误' });
+      }
+      expect(await stored(w.uuid)).toMatchObject({ state: 'abnormal', checkPassed: false });
+    }
+  });
+
   it('says when an image states no resolution and measures it at 72 dpi', async () => {
     const { body } = await check(await work([['nodpi.jpg', corpusFile('images/pillow_app13_no_density.jpg')]]), photo5);
     const row = body.state === 200 ? body.message.fileCheckResult[0]! : body.message.message.fileCheckResult[0]!;
@@ -226,11 +251,19 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     // A file stored before the rule keeps JFIF's 72 dpi in its metadata: the check reads its header
     // again once, and stores what it read.
     const nikon = w.files.find((f) => f.fileName === 'nikon-e950.jpg')!.filePath;
-    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true } }).where(eq(storedFiles.path, nikon));
+    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true, intact: true } }).where(eq(storedFiles.path, nikon));
     const again = rowsOf((await check(w, photo5)).body).find((r) => r.filename === 'nikon-e950.jpg')!;
     expect([again.resolutionDetect, again.width]).toEqual([300, 67.7]);
     const [row] = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(eq(storedFiles.path, nikon));
-    expect(row!.meta).toMatchObject({ dpi: 300, dpiStated: true });
+    expect(row!.meta).toMatchObject({ dpi: 300, dpiStated: true, intact: true });
+
+    // Parsing reads it again too, keeping what the check learnt.
+    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true, intact: true } }).where(eq(storedFiles.path, nikon));
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(w.filePath)}&customerHubId=1`, { token: demo });
+    const parsed = ((await res.json()) as { message: { works: Array<{ files: Array<{ fileName: string; dpi: number }> }> } }).message.works[0]!;
+    expect(parsed.files.find((f) => f.fileName === 'nikon-e950.jpg')!.dpi).toBe(300);
+    const [reread] = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(eq(storedFiles.path, nikon));
+    expect(reread!.meta).toMatchObject({ dpi: 300, intact: true });
   });
 
   it('refuses a PDF that needs a password at upload, with a clear message', async () => {
