@@ -40,6 +40,13 @@ export const MSG = {
   badPhone: (name: string) => `${name}的联系电话格式不正确`,
   noPrice: (name: string) => `${name}：该商品暂无价格，无法下单`,
   extraPages: '加页',
+
+  // Parsing of zips and folders (issue #17, item 5): what is left out is said, never lost silently.
+  zipNothingPrintable: '压缩包中没有可打印的文件',
+  zipInZip: '压缩包内的压缩包不会被打开，请解压后上传其中的文件',
+  zipInFolder: '文件夹内的压缩包不会被打开，请单独上传该压缩包',
+  zipDuplicateName: '压缩包内有同名文件，只保留了第一个',
+  zipDuplicateNormalisation: '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个',
 } as const;
 
 /** Server-side messages the spec leaves open (decisions: a clear message for every refusal). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignComponent, checkWork, type CheckComponent, type CheckItem } from './check.ts';
+import { assignComponent, checkWork, splitPages, type CheckComponent, type CheckItem, type PageSpec } from './check.ts';
 
 const comp = (o: Partial<CheckComponent> & { id: number; name: string; width: number; height: number }): CheckComponent => ({
   uuid: `u${o.id}`, error: 1, errorType: 'mm', autoOrientationDetection: false, resolutionThreshold: 0, resolutionLimit: null, ...o,
@@ -88,5 +88,76 @@ describe('checkWork', () => {
     expect(few).toMatchObject({ pass: false, pageCountWarning: true, addPageNum: 0 });
     expect(few.messages[0]).toBe('页数6不符合要求（8-48页）');
     expect(checkWork(pages.slice(0, 6), [inner], { base: 20, min: 8, max: 48, check: false }).pass).toBe(true);
+  });
+});
+
+describe('splitPages: one PDF for a product of several components', () => {
+  const spec = (min: number | null, max: number | null): PageSpec => ({ min, max });
+  const brochure = [{ name: '封面', pages: spec(4, 4) }, { name: '内页', pages: spec(8, 100) }];
+  const card = [{ name: '正面', pages: null }, { name: '背面', pages: null }];
+  /** "封面:1-2,19-20 内页:3-18": the pages of each component, as runs. */
+  const runs = (names: string[]) => {
+    const by = new Map<string, number[]>();
+    names.forEach((n, i) => by.set(n, [...(by.get(n) ?? []), i + 1]));
+    return [...by].map(([n, ps]) => `${n}:${ps.reduce<string[]>((out, p, i) => {
+      if (i > 0 && p === ps[i - 1]! + 1) out[out.length - 1] = `${out[out.length - 1]!.split('-')[0]}-${p}`;
+      else out.push(String(p));
+      return out;
+    }, []).join(',')}`).join(' ');
+  };
+
+  it.each([
+    ['a 20-page brochure: the 4-page cover wraps the inner pages', 20, brochure, '封面:1-2,19-20 内页:3-18'],
+    ['the smallest brochure that splits', 5, brochure, '封面:1-2,4-5 内页:3'],
+    ['a 100-page brochure', 100, brochure, '封面:1-2,99-100 内页:3-98'],
+    ['a 2-page card: 正面 p1, 背面 p2', 2, card, '正面:1 背面:2'],
+    ['a 1-page card: 正面 only', 1, card, '正面:1'],
+    ['a 2-page cover (outside only) wraps too', 6, [{ name: '封面', pages: spec(2, 2) }, { name: '内页', pages: spec(null, null) }], '封面:1,6 内页:2-5'],
+    ['an odd fixed first component does not wrap', 5, [{ name: '扉页', pages: spec(1, 1) }, { name: '内页', pages: spec(2, 50) }], '扉页:1 内页:2-5'],
+    ['fixed counts that add up', 8, [{ name: '封面', pages: spec(4, 4) }, { name: '内页', pages: spec(4, 4) }], '封面:1-2,7-8 内页:3-6'],
+  ])('%s', (_, total, comps, expected) => {
+    const out = splitPages(total, comps);
+    expect(out.ok).toBe(true);
+    if (out.ok) expect(runs(out.components)).toBe(expected);
+  });
+
+  it.each([
+    ['3 pages for a 4-page cover', 3, brochure, 'PDF共3页，不够分给各部件（封面4页（前2页和最后2页），内页至少1页，共需至少5页），请检查文件页数，或按部件分文件夹上传（文件夹名为部件名）'],
+    ['4 pages: nothing left for 内页', 4, brochure, /^PDF共4页，不够分给各部件/],
+    ['3 pages for a card', 3, card, 'PDF共3页，多于各部件所需的2页（正面1页，背面1页），请检查文件页数，或按部件分文件夹上传（文件夹名为部件名）'],
+    ['fixed counts that do not add up', 9, [{ name: '封面', pages: spec(4, 4) }, { name: '内页', pages: spec(4, 4) }], /^PDF共9页，多于各部件所需的8页/],
+    ['two components with open counts', 20, [{ name: '内页', pages: spec(8, 100) }, { name: '插页', pages: spec(1, 10) }], /^PDF共20页，内页、插页的页数都不固定/],
+  ])('cannot split %s, and says why', (_, total, comps, reason) => {
+    const out = splitPages(total, comps);
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.reason).toMatch(reason);
+  });
+
+  const a4 = (name: string, pages: PageSpec | null, id: number) => comp({ id, name, width: 210, height: 285, error: 2, pages });
+  const pdf = (n: number, extra: Partial<CheckItem> = {}) => Array.from({ length: n }, (_, i) => ({ ...page(i + 1, 210, 285), ...extra }) as CheckItem);
+  const brochureComps = [a4('封面', spec(4, 4), 1), a4('内页', spec(8, 100), 2)];
+  const pagesRule = { base: 20, min: 8, max: 48, check: true };
+
+  it('gives a single PDF\'s pages to the components in checkWork (rows keep their page numbers)', () => {
+    const out = checkWork(pdf(20), brochureComps, pagesRule);
+    expect(out.pass).toBe(true);
+    expect(out.rows.filter((r) => r.component?.componentName === '封面').map((r) => r.page)).toEqual([1, 2, 19, 20]);
+    expect(out.rows.filter((r) => r.component?.componentName === '内页').map((r) => r.page)).toEqual(Array.from({ length: 16 }, (_, i) => i + 3));
+    expect(out.components.map((c) => [c.componentName, c.count])).toEqual([['封面', 4], ['内页', 16]]);
+  });
+
+  it('fails a PDF that cannot be split with one message that says why', () => {
+    const out = checkWork(pdf(3), brochureComps, pagesRule);
+    expect(out.pass).toBe(false);
+    expect(out.rows.every((r) => !r.pass && r.component === null && r.reason!.startsWith('PDF共3页，不够分给各部件'))).toBe(true);
+    expect(out.messages).toEqual(['页数3不符合要求（8-48页）', expect.stringMatching(/^a\.pdf：PDF共3页，不够分给各部件/)]);
+  });
+
+  it('leaves alone a PDF in a component folder, several files, and products of one component', () => {
+    const inFolder = checkWork(pdf(20, { folderComponent: '内页' }), brochureComps, pagesRule);
+    expect(inFolder.rows.every((r) => r.component?.componentName === '内页')).toBe(true);
+    const two = checkWork([...pdf(2), { ...page(1, 210, 285), filePath: 'upload/f/b.pdf', fileName: 'b.pdf' }], brochureComps, { ...pagesRule, min: 1 });
+    expect(two.rows.every((r) => r.component?.componentName === '封面')).toBe(true);
+    expect(checkWork(pdf(3), [a4('内页', spec(8, 100), 2)], { ...pagesRule, check: false }).pass).toBe(true);
   });
 });

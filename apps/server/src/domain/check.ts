@@ -14,7 +14,12 @@ export type CheckComponent = Tolerance & {
   autoOrientationDetection: boolean;
   resolutionThreshold: number;
   resolutionLimit: number | null;
+  /** Pages the catalogue gives the component (its papers' page counts); null when it states none. */
+  pages?: PageSpec | null;
 };
+
+/** A component's page count as the catalogue states it: min = max is a fixed count (a 4-page cover). */
+export type PageSpec = { min: number | null; max: number | null };
 
 export type CheckItem = {
   filePath: string;
@@ -85,14 +90,96 @@ export function assignComponent(item: CheckItem, size: { width: number; height: 
   return components.length === 1 ? components[0]! : null;
 }
 
-export function checkWork(items: CheckItem[], components: CheckComponent[], pages: PageRule & { check: boolean }): CheckOutcome {
+export type PageSplit = { ok: true; components: string[] } | { ok: false; reason: string };
+
+const fixedCount = (p: PageSpec | null | undefined) => (p && p.min !== null && p.min === p.max ? p.min : null);
+
+/**
+ * The pages of one PDF given to a product's components by the catalogue's page counts (decisions §5):
+ * - a component whose count is fixed takes that many; the one component whose count is not fixed
+ *   takes the rest (at least one page; the work's page limits judge the total, as for any work);
+ * - when no component states a count (a card's 正面 and 背面) each takes one page, in order; a
+ *   1-page PDF then gives 正面 its page and 背面 none;
+ * - the first component, when its count is fixed and even and other components follow, wraps around
+ *   them: a 4-page cover takes pages 1-2 and the last two (outside and inside covers);
+ * - other components take their pages in catalogue order.
+ * It cannot be split (the answer says why) when the fixed counts need more pages than the PDF has,
+ * when every count is fixed and they add up to another number, or when several components state
+ * counts that are not fixed (which one takes the rest?).
+ * `components` answers the component of each page: [0] is page 1.
+ */
+export function splitPages(total: number, components: ReadonlyArray<{ name: string; pages?: PageSpec | null }>): PageSplit {
+  const fixed = components.map((c) => fixedCount(c.pages));
+  const open = components.filter((_, i) => fixed[i] === null);
+  const stated = open.filter((c) => c.pages && (c.pages.min !== null || c.pages.max !== null));
+  const fixedSum = fixed.reduce<number>((s, n) => s + (n ?? 0), 0);
+  const first = fixed[0] ?? null;
+  const wraps = first !== null && first >= 2 && first % 2 === 0 && components.length > 1;
+  const need = (i: number) => {
+    const c = components[i]!;
+    const n = fixed[i] ?? null;
+    if (n === null) return open.length === 1 ? `${c.name}至少1页` : `${c.name}1页`;
+    return i === 0 && wraps ? `${c.name}${n}页（前${n / 2}页和最后${n / 2}页）` : `${c.name}${n}页`;
+  };
+  const needs = components.map((_, i) => need(i)).join('，');
+  const hint = '请检查文件页数，或按部件分文件夹上传（文件夹名为部件名）';
+
+  let counts: number[];
+  if (open.length > 1 && stated.length > 0) {
+    return { ok: false, reason: `PDF共${total}页，${open.map((c) => c.name).join('、')}的页数都不固定，无法确定每个部件的页面，请按部件分文件夹上传（文件夹名为部件名）` };
+  } else if (open.length === 1) {
+    const rest = total - fixedSum;
+    if (rest < 1) return { ok: false, reason: `PDF共${total}页，不够分给各部件（${needs}，共需至少${fixedSum + 1}页），${hint}` };
+    counts = fixed.map((n) => n ?? rest);
+  } else {
+    counts = fixed.map((n) => n ?? 1);
+    const sum = counts.reduce((s, n) => s + n, 0);
+    if (total > sum) return { ok: false, reason: `PDF共${total}页，多于各部件所需的${sum}页（${needs}），${hint}` };
+    // Fewer pages than the components could take: only one-page components may go without.
+    if (total < sum && (fixedSum > 0 || total < 1)) return { ok: false, reason: `PDF共${total}页，不够分给各部件（${needs}，共需${sum}页），${hint}` };
+  }
+
+  const out = Array.from({ length: total }, () => '');
+  let from = 0;
+  let to = total;
+  counts.forEach((n, i) => {
+    const name = components[i]!.name;
+    if (i === 0 && wraps && total > n) {
+      for (let k = 0; k < n / 2; k++) out[from++] = name;
+      for (let k = 0; k < n / 2; k++) out[--to] = name;
+      return;
+    }
+    for (let k = 0; k < n && from < to; k++) out[from++] = name;
+  });
+  return { ok: true, components: out };
+}
+
+/**
+ * A work that is one PDF (alone, or alone in a folder without component subfolders) for a product
+ * of several components: its pages go to the components by splitPages.
+ */
+function splitSinglePdf(items: CheckItem[], components: CheckComponent[]): { items: CheckItem[]; failure: string | null } {
+  const first = items[0];
+  const single = first !== undefined && components.length > 1
+    && items.every((i) => i.type === 'pdf' && i.filePath === first.filePath && !i.folderComponent && !i.broken);
+  if (!single) return { items, failure: null };
+  const split = splitPages(items.length, components);
+  if (!split.ok) return { items, failure: split.reason };
+  return { items: items.map((item, i) => ({ ...item, folderComponent: split.components[i] ?? null })), failure: null };
+}
+
+export function checkWork(measured: CheckItem[], components: CheckComponent[], pages: PageRule & { check: boolean }): CheckOutcome {
+  const { items, failure: splitFailure } = splitSinglePdf(measured, components);
   const rows: FileCheckRow[] = items.map((item) => {
     const size = measure(item);
-    const c = item.broken ? null : assignComponent(item, size, components);
+    const c = item.broken || splitFailure ? null : assignComponent(item, size, components);
     const reasons: string[] = [];
     let pass = true;
     let fit: 'as-is' | 'swapped' | null = null;
-    if (item.broken) {
+    if (splitFailure) {
+      pass = false;
+      reasons.push(splitFailure);
+    } else if (item.broken) {
       pass = false;
       reasons.push(item.broken);
     } else if (!c) {
@@ -150,7 +237,10 @@ export function checkWork(items: CheckItem[], components: CheckComponent[], page
   const addPageNum = Math.max(0, pageCount - pages.base);
   const outOfRange = (pages.min !== null && pageCount < pages.min) || (pages.max !== null && pageCount > pages.max);
   const pageCountWarning = pages.check && outOfRange;
-  const messages = rows.filter((r) => !r.pass).map((r) => `${r.filename}${r.page ? ` 第${r.page}页` : ''}：${r.reason}`);
+  // A PDF that cannot be split is one message, not one per page.
+  const messages = splitFailure
+    ? [`${rows[0]!.filename}：${splitFailure}`]
+    : rows.filter((r) => !r.pass).map((r) => `${r.filename}${r.page ? ` 第${r.page}页` : ''}：${r.reason}`);
   if (pageCountWarning) messages.unshift(`页数${pageCount}不符合要求（${pages.min ?? 1}-${pages.max ?? '不限'}页）`);
 
   const counts = new Map<number, { componentId: number; componentName: string; width: number; height: number; count: number }>();

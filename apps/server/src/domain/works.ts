@@ -1,3 +1,5 @@
+import { MSG } from '@portal/contract';
+
 /**
  * Parsing rules of decisions §4: how uploaded items become works. Pure: it sees paths and the metadata
  * read at upload, never the disk.
@@ -77,12 +79,18 @@ export function workOfFolder(folderPath: string, files: ParsedFile[], componentN
   return { articleName: name, filePath: folderPath, fileName: name, files: out, pageCount: pagesOf(out) };
 }
 
-/** Files below a root that are neither ignored nor printable, so the customer hears of them. */
-export function unsupportedBelow(rootPath: string, files: ParsedFile[]): Unsupported[] {
+/**
+ * Files below a root that are neither ignored nor printable, so the customer hears of them. A zip
+ * among them is not opened (`within` says whether the root is an extracted zip or a folder).
+ */
+export function unsupportedBelow(rootPath: string, files: ParsedFile[], within: 'zip' | 'folder' = 'folder'): Unsupported[] {
   return files
     .filter((f) => f.kind === 'other' && (f.path === rootPath || f.path.startsWith(`${rootPath}/`)) && !isIgnored(f.path.slice(rootPath.length + 1)))
     .sort((a, b) => naturalCompare(a.path, b.path))
-    .map((f) => ({ fileName: baseName(f.path), filePath: f.path, reason: UNSUPPORTED_REASON }));
+    .map((f) => ({
+      fileName: baseName(f.path), filePath: f.path,
+      reason: kindOf(f.path) !== 'zip' ? UNSUPPORTED_REASON : within === 'zip' ? MSG.zipInZip : MSG.zipInFolder,
+    }));
 }
 
 /**

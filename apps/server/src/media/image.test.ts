@@ -1,11 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from './errors.ts';
 import { IMAGE_HEAD_BYTES, readImageMeta, verifyImageDecodes } from './image.ts';
 import { readHead } from './magic.ts';
+import { FIXTURES } from '../../test/helpers/corpus.ts';
 import { corpusPath, row, rowsUnder } from './test-corpus.ts';
 
 /** The density the MANIFEST gives a file, in dpi, or null when it states none. */
@@ -42,9 +44,11 @@ describe('readImageMeta against MANIFEST', () => {
       expect(meta.format).toBe(measured.startsWith('magic=PNG') ? 'png' : 'jpeg');
 
       const stated = manifestDpi(measured);
-      if (localFile === 'images/imagesize_1x2-flipped-big-endian_jfif300_exif72.jpg') {
-        // JFIF 300 and EXIF 72 disagree: we follow the MANIFEST (Pillow), i.e. JFIF.
-        expect(meta.dpi).toBe(300);
+      const disagree = localFile === 'images/imagesize_1x2-flipped-big-endian_jfif300_exif72.jpg';
+      if (disagree) {
+        // JFIF 300 and EXIF 72 disagree: EXIF wins, as libvips and ImageMagick read it (Pillow and
+        // the MANIFEST's JFIF-first reading say 300).
+        expect([meta.dpi, meta.dpiSource]).toEqual([72, 'exif']);
       } else if (stated === null) {
         expect(meta.dpiStated).toBe(false);
         expect(meta.dpi).toBe(72);
@@ -55,7 +59,7 @@ describe('readImageMeta against MANIFEST', () => {
       // Pillow agrees on whether a density is stated, and on its value.
       const pil = pilDpi(measured);
       expect(meta.dpiStated).toBe(pil !== null);
-      if (pil !== null) expect(Math.abs(meta.dpi - pil)).toBeLessThanOrEqual(0.03);
+      if (pil !== null && !disagree) expect(Math.abs(meta.dpi - pil)).toBeLessThanOrEqual(0.03);
 
       const orientation = /EXIF_Orientation=(\d)/.exec(measured);
       const o = orientation ? Number(orientation[1]) : 1;
@@ -68,7 +72,8 @@ describe('readImageMeta against MANIFEST', () => {
       const m = await readImageMeta(corpusPath(f));
       return [m.dpi, m.dpiStated, m.dpiSource];
     };
-    expect(await dpi('images/pillow_rgb_jfif300.jpg')).toEqual([300, true, 'jfif']);
+    // JFIF and EXIF both say 300: EXIF is the one read.
+    expect(await dpi('images/pillow_rgb_jfif300.jpg')).toEqual([300, true, 'exif']);
     expect(await dpi('images/pillow_iptc_exif300_only.jpg')).toEqual([300, true, 'exif']);
     expect(await dpi('images/pillow_exif-200dpcm.jpg')).toEqual([508, true, 'exif']);
     expect(await dpi('images/pillow_app13_no_density.jpg')).toEqual([72, false, 'none']);
@@ -104,6 +109,28 @@ describe('readImageMeta against MANIFEST', () => {
     expect(rgba.channels).toBe(4);
     const grey = await readImageMeta(corpusPath('images/sharp_concert_gray_icc.jpg'));
     expect([grey.colourSpace, grey.channels, grey.hasIccProfile]).toEqual(['b-w', 1, true]);
+  });
+});
+
+describe('camera files whose JFIF says 72 dpi and EXIF their real figure', () => {
+  // Real camera JPEGs (test/fixtures/camera, README there): JFIF 72 dpi beside EXIF 180 or 300 dpi, both in inches.
+  it.each([
+    ['Canon_PowerShot_S40.jpg', 480, 360, 180],
+    ['nikon-e950.jpg', 800, 600, 300],
+  ])('reads %s at its EXIF resolution, as libvips does', async (name, w, h, dpi) => {
+    const file = path.join(FIXTURES, 'camera', name);
+    const meta = await readImageMeta(file);
+    expect(meta).toMatchObject({ width: w, height: h, dpi, dpiX: dpi, dpiY: dpi, dpiStated: true, dpiSource: 'exif' });
+    expect((await sharp(file).metadata()).density).toBe(dpi);
+  });
+
+  it('agrees with libvips on every corpus JPEG that states a density in inches', async () => {
+    for (const { localFile } of readable) {
+      if (!localFile.endsWith('.jpg')) continue;
+      const meta = await readImageMeta(corpusPath(localFile));
+      const vips = await sharp(corpusPath(localFile)).metadata();
+      if (meta.dpiStated && vips.resolutionUnit === 'inch') expect([localFile, meta.dpi]).toEqual([localFile, vips.density]);
+    }
   });
 });
 
@@ -156,6 +183,58 @@ describe('densities that the corpus lacks', () => {
     await writeFile(file, Buffer.concat([png.subarray(0, 33), phys, png.subarray(33)]));
     const meta = await readImageMeta(file);
     expect([meta.dpiX, meta.dpiY, meta.dpi]).toEqual([300, 150, 150]);
+  });
+});
+
+describe('PNG: pHYs, then EXIF', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'media-png-exif-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const { crc32 } = zlib;
+  const chunk = (type: string, data: Buffer) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  /** The TIFF structure of an EXIF block stating `dpi` in inches, as sharp writes it into a JPEG. */
+  const exifTiff = async (dpi: number) => {
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().withMetadata({ density: dpi }).toBuffer();
+    const at = jpeg.indexOf('Exif\0\0', 0, 'latin1');
+    return jpeg.subarray(at + 6, at - 4 + jpeg.readUInt16BE(at - 2) + 2);
+  };
+  const phys = (dpi: number, unit = 1) => {
+    const d = Buffer.alloc(9);
+    d.writeUInt32BE(Math.round(dpi / 0.0254), 0);
+    d.writeUInt32BE(Math.round(dpi / 0.0254), 4);
+    d[8] = unit;
+    return chunk('pHYs', d);
+  };
+  const png = async (name: string, ...extra: Buffer[]) => {
+    const made = await sharp({ create: { width: 30, height: 10, channels: 3, background: '#000' } }).png().toBuffer();
+    // sharp writes a pHYs of its own (72 dpi) after IHDR: cut it out.
+    const at = made.indexOf('pHYs', 0, 'latin1') - 4;
+    const bare = at < 0 ? made : Buffer.concat([made.subarray(0, at), made.subarray(at + 12 + made.readUInt32BE(at))]);
+    expect(bare.indexOf('pHYs', 0, 'latin1')).toBe(-1);
+    const file = path.join(dir, name);
+    await writeFile(file, Buffer.concat([bare.subarray(0, 33), ...extra, bare.subarray(33)]));
+    return readImageMeta(file);
+  };
+
+  it('reads an eXIf chunk when there is no pHYs', async () => {
+    expect(await png('exif.png', chunk('eXIf', await exifTiff(300)))).toMatchObject({ dpi: 300, dpiStated: true, dpiSource: 'exif' });
+  });
+  it('takes pHYs in metres over EXIF', async () => {
+    expect(await png('both.png', phys(96), chunk('eXIf', await exifTiff(300)))).toMatchObject({ dpi: 96, dpiSource: 'phys' });
+  });
+  it('takes EXIF when pHYs states no unit', async () => {
+    expect(await png('aspect.png', phys(96, 0), chunk('eXIf', await exifTiff(300)))).toMatchObject({ dpi: 300, dpiSource: 'exif' });
   });
 });
 

@@ -29,6 +29,13 @@ export interface ImageMeta {
 
 export const DEFAULT_DPI = 72;
 
+/**
+ * Which reading of the density a stored file's metadata holds (`dpiRule` in its meta). 2: EXIF over
+ * JFIF, PNG eXIf after pHYs (2026-11-25); metadata without it was read with JFIF first and is read
+ * again, once, the next time the file is parsed or checked.
+ */
+export const DENSITY_RULE = 2;
+
 interface Density {
   x: number;
   y: number;
@@ -102,9 +109,19 @@ function parseJfif(seg: Buffer): Density | null {
   return null;
 }
 
+/** The resolution of an APP1 "Exif" segment. */
 function parseExifResolution(seg: Buffer): Density | null {
   if (seg.length < 14 || seg.toString('latin1', 0, 6) !== 'Exif\0\0') return null;
-  const tiff = seg.subarray(6);
+  return parseTiffResolution(seg.subarray(6));
+}
+
+/**
+ * XResolution/YResolution of IFD0 of a TIFF structure (the body of a JPEG's EXIF segment or of a
+ * PNG's eXIf chunk). ResolutionUnit 2 is inches (also when absent: TIFF's default, as libvips and
+ * exiftool read it), 3 centimetres; 1 (no absolute unit) states nothing.
+ */
+function parseTiffResolution(tiff: Buffer): Density | null {
+  if (tiff.length < 8) return null;
   const order = tiff.toString('latin1', 0, 2);
   if (order !== 'II' && order !== 'MM') return null;
   const le = order === 'II';
@@ -145,9 +162,10 @@ interface JpegWalk {
 }
 
 /**
- * Walks the JPEG markers up to the first scan. When JFIF and EXIF both state a density and
- * disagree, JFIF wins: that is what Pillow reports and what the corpus MANIFEST records
- * (imagesize_1x2…_jfif300_exif72.jpg → 300), though exiftool and libvips prefer EXIF (72).
+ * Walks the JPEG markers up to the first scan. When EXIF states a density in inches or centimetres
+ * it wins over JFIF, as libvips and ImageMagick read it: cameras write JFIF 72 dpi beside their real
+ * figure in EXIF (180, 300), and taking JFIF measured such photos 2.5-4 times too large. JFIF
+ * counts only where EXIF states none (Pillow reads JFIF first; we do not follow it there).
  */
 async function jpegWalk(src: Source): Promise<JpegWalk> {
   let pos = 2;
@@ -178,7 +196,7 @@ async function jpegWalk(src: Source): Promise<JpegWalk> {
     else if (marker === 0xe1 && !exif) exif = plausible(parseExifResolution(await src.at(pos + 4, len - 2)));
     pos += 2 + len;
   }
-  return { density: jfif ?? exif, headerInHead };
+  return { density: exif ?? jfif, headerInHead };
 }
 
 interface PngWalk {
@@ -187,32 +205,42 @@ interface PngWalk {
   headerInHead: boolean;
 }
 
+/**
+ * Walks the PNG chunks up to the first IDAT: pHYs in metres first, else an eXIf chunk's resolution
+ * (libvips reads both; pHYs is the PNG's own). Chunks after IDAT are not read: that would mean
+ * reading the whole file, and writers put both before it.
+ */
 async function pngWalk(src: Source): Promise<PngWalk> {
   let pos = 8;
-  // undefined until the first pHYs; a later one is not looked at.
-  let density: Density | null | undefined;
+  // undefined until the first pHYs (or eXIf); a later one is not looked at.
+  let phys: Density | null | undefined;
+  let exif: Density | null | undefined;
+  const found = () => phys ?? exif ?? null;
   for (let guard = 0; guard < 10_000; guard++) {
     const hdr = await src.at(pos, 8);
     if (hdr.length < 8) break;
     const len = hdr.readUInt32BE(0);
     const type = hdr.toString('latin1', 4, 8);
     // pHYs must precede IDAT, so there is no need to read past it
-    if (type === 'IDAT' || type === 'IEND') return { density: density ?? null, headerInHead: type === 'IDAT' && pos + 8 <= src.head.length };
-    if (type === 'pHYs' && len >= 9 && density === undefined) {
+    if (type === 'IDAT' || type === 'IEND') return { density: found(), headerInHead: type === 'IDAT' && pos + 8 <= src.head.length };
+    if (type === 'pHYs' && len >= 9 && phys === undefined) {
       const data = await src.at(pos + 8, 9);
       // unit 0: aspect ratio only
-      density = data.length >= 9 && data[8] === 1
+      phys = data.length >= 9 && data[8] === 1
         ? plausible({ x: data.readUInt32BE(0) * INCH_PER_METRE, y: data.readUInt32BE(4) * INCH_PER_METRE, source: 'phys' })
         : null;
+    } else if (type === 'eXIf' && exif === undefined && len <= 1024 * 1024) {
+      exif = plausible(parseTiffResolution(await src.at(pos + 8, len)));
     }
     pos += 12 + len;
   }
-  return { density: density ?? null, headerInHead: false };
+  return { density: found(), headerInHead: false };
 }
 
 /**
  * sharp is not used for the density: it reports 72 when a file states none, gives PNG pHYs
- * without a resolutionUnit, drops pHYs of 1000 px/m entirely, and prefers EXIF over JFIF.
+ * without a resolutionUnit and drops pHYs of 1000 px/m entirely. Where a file states one, the
+ * figure read here is libvips' (EXIF over JFIF; pHYs, then EXIF).
  */
 async function walk(src: Source, format: 'jpeg' | 'png'): Promise<{ density: Density | null; headerInHead: boolean }> {
   try {

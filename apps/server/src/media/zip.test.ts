@@ -203,6 +203,21 @@ describe('names built by hand', () => {
   });
 });
 
+describe('names taken twice', () => {
+  it('keeps the first entry of a name and reports the later ones: written twice, or two ways that NFC makes one', async () => {
+    const zip = await makeZip('twice.zip', [
+      { name: 'a/1.jpg', data: Buffer.from('first') }, { name: 'a/1.jpg', data: Buffer.from('second') },
+      { name: 'caf\u00e9.jpg', data: Buffer.from('nfc') }, { name: 'cafe\u0301.jpg', data: Buffer.from('nfd') },
+    ]);
+    const out = path.join(dir, 'twice-out');
+    const dropped: Array<[string, string]> = [];
+    expect(await extractZip(zip, out, LIMITS, undefined, undefined, (e, why) => void dropped.push([e.name, why]))).toEqual(['a/1.jpg', 'caf\u00e9.jpg']);
+    expect(dropped).toEqual([['a/1.jpg', 'same-name'], ['caf\u00e9.jpg', 'normalisation']]);
+    expect(await readFile(path.join(out, 'a/1.jpg'), 'utf8')).toBe('first');
+    expect(await readFile(path.join(out, 'caf\u00e9.jpg'), 'utf8')).toBe('nfc');
+  });
+});
+
 describe('refused entries', () => {
   it('refuses symlinks', async () => {
     const zip = await makeZip('symlink.zip', [{ name: 'a.jpg' }, { name: 'link', data: Buffer.from('/etc/passwd'), mode: 0o120777 }]);

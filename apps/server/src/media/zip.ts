@@ -64,7 +64,18 @@ interface Listed {
   raw: yauzl.Entry;
   info: ZipEntryInfo;
   segments: string[];
+  /** The name as decoded, before NFC: tells a name written twice from one written two ways. */
+  decoded: string;
 }
+
+/**
+ * Why a file entry was left out of the extraction because an earlier one has its name: written
+ * twice, or written two ways that NFC makes one (é as one code point and as e + U+0301).
+ */
+export type ZipDuplicate = 'same-name' | 'normalisation';
+
+/** Called for each file entry left out because an earlier entry has the same name; the first one is kept. */
+export type OnZipDuplicate = (entry: ZipEntryInfo, why: ZipDuplicate) => void | Promise<void>;
 
 const UTF8_FLAG = 0x800;
 const S_IFMT = 0o170000;
@@ -208,6 +219,7 @@ async function listOpen(zipfile: yauzl.ZipFile, limits: ZipLimits): Promise<List
     listed.push({
       raw,
       segments,
+      decoded: name.replace(/\\/g, '/').split('/').filter((x) => x !== '' && x !== '.').join('/'),
       info: {
         name: segments.join('/'),
         isDirectory,
@@ -291,6 +303,7 @@ export async function extractZip(
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   onEntry?: OnZipEntry,
   onWritten?: OnZipWritten,
+  onDuplicate?: OnZipDuplicate,
 ): Promise<string[]> {
   const root = path.resolve(destDir);
   const zipfile = await openZip(zipPath);
@@ -319,9 +332,20 @@ export async function extractZip(
     await mkdir(root, { recursive: true });
     folders.set(root, Promise.resolve());
     const budget = { used: 0, max: limits.maxTotalBytes };
+    // File names taken so far (NFC) and how each was written: a later entry of a taken name would
+    // overwrite the first (or race it), so it is left out and reported.
+    const taken = new Map<string, string>();
     for (let i = 0; i < listed.length && failure === undefined; i++) {
-      const { raw, info, segments } = listed[i]!;
+      const { raw, info, segments, decoded } = listed[i]!;
       if (onEntry && (await onEntry(info, i, listed.length)) === false) continue;
+      if (!info.isDirectory) {
+        const first = taken.get(info.name);
+        if (first !== undefined) {
+          await onDuplicate?.(info, first === decoded ? 'same-name' : 'normalisation');
+          continue;
+        }
+        taken.set(info.name, decoded);
+      }
       const target = path.resolve(root, ...segments);
       if (!target.startsWith(root + path.sep)) throw new MediaError('zip-slip');
       if (info.isDirectory) {

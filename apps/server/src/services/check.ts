@@ -1,11 +1,12 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { storedFiles, works } from '../db/schema/index.ts';
+import { objectPapers, storedFiles, works } from '../db/schema/index.ts';
 import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
+import { DENSITY_RULE, readImageMeta } from '../media/image.ts';
 import { imageIntegrity } from '../media/integrity.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -60,6 +61,17 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     .where(and(eq(storedFiles.hubId, ph('hubId')), sql`${storedFiles.path} = any(${ph('paths')}::text[])`))
     .prepare('check_files_of_work');
 
+  /**
+   * Each component's page count from its papers (the lowest minimum and the highest maximum of those
+   * that state one): only read for a work that is one PDF, the one case that needs it.
+   */
+  const paperPages = db.select({
+    componentId: objectPapers.componentId,
+    min: sql<number | null>`min(${objectPapers.minPageCount})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+    max: sql<number | null>`max(${objectPapers.maxPageCount})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  }).from(objectPapers).where(sql`${objectPapers.componentId} = any(${ph('ids')}::int[])`).groupBy(objectPapers.componentId)
+    .prepare('check_paper_pages');
+
   async function findWork(hubId: number, filePath: string, uuid?: string) {
     const [w] = uuid ? await workByUuid.execute({ hubId, key: uuid }) : await workByPath.execute({ hubId, key: cleanRelativePath(filePath) });
     if (!w) throw notFound('作品不存在，请重新上传');
@@ -98,6 +110,14 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
       const items: CheckItem[] = [];
       let changed = false;
       if (kind === 'image') {
+        if (meta.dpiRule !== DENSITY_RULE) {
+          // Stored before the density rule (JFIF was read before EXIF): the header is read again, once.
+          // A file whose header no longer reads keeps what it had; the integrity test below judges it.
+          const m = await readImageMeta(store.localPath(hubId, f.filePath)).catch(() => null);
+          if (m) Object.assign(meta, { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated });
+          meta.dpiRule = DENSITY_RULE;
+          changed = true;
+        }
         if (meta.intact === undefined) {
           const reason = await imageIntegrity(store.localPath(hubId, f.filePath), f.filePath.toLowerCase().endsWith('.png') ? 'png' : 'jpeg').catch(() => MSG.fileBroken);
           meta.intact = reason === null;
@@ -150,6 +170,13 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
       const work = await findWork(hubId, req.filePath, req.workUuid);
       const { product, config, components } = await sku(hubId, req.productId, req.propertyConfigId);
+      if (components.length > 1 && work.files.length === 1 && kindOf(work.files[0]!.filePath) === 'pdf') {
+        const counts = new Map((await paperPages.execute({ ids: components.map((c) => c.id) })).map((r) => [r.componentId, r]));
+        for (const c of components) {
+          const n = counts.get(c.id);
+          c.pages = n && (n.min !== null || n.max !== null) ? { min: n.min, max: n.max } : null;
+        }
+      }
       const items = await measure(hubId, work.files);
       const outcome = checkWork(items, components, {
         base: product.pageCount,

@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, like, or } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
+import { and, eq, like, or, sql } from 'drizzle-orm';
+import { MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
 import { notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
-import { IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
+import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import { extractZip } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -46,6 +48,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) =
   return out;
 }
 
+/** 压缩包中没有可打印的文件, naming (a few of) the files that were left out and why. */
+function nothingPrintable(left: Unsupported[]): string {
+  const SHOWN = 5;
+  if (left.length === 0) return MSG.zipNothingPrintable;
+  const named = left.slice(0, SHOWN).map((u) => `${u.fileName}：${u.reason}`).join('；');
+  return `${MSG.zipNothingPrintable}（${named}${left.length > SHOWN ? `；另有${left.length - SHOWN}个文件` : ''}）`;
+}
+
 export function createParseService(deps: { db: Db; store: FileStore; config: Config; enqueue: (hubId: number, name: 'parse', payload: ParseJob) => Promise<string> }) {
   const { db, store, config } = deps;
 
@@ -76,7 +86,8 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         if (kind !== 'image' && kind !== 'pdf') return { path: p, kind: 'other', width: 0, height: 0, dpi: null, pages: 0 };
         const row = known.get(p);
         const m = row?.meta;
-        if (m && kind === 'image' && typeof m.width === 'number') return { path: p, kind, width: m.width, height: m.height as number, dpi: m.dpi as number, pages: 1 };
+        // Image metadata read under an older density rule is read again (and replaced below).
+        if (m && kind === 'image' && typeof m.width === 'number' && m.dpiRule === DENSITY_RULE) return { path: p, kind, width: m.width, height: m.height as number, dpi: m.dpi as number, pages: 1 };
         if (m && kind === 'pdf' && typeof m.pages === 'number') return { path: p, kind, width: m.width as number, height: m.height as number, dpi: null, pages: m.pages };
         try {
           const abs = store.localPath(hubId, p);
@@ -85,7 +96,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
             const early = read?.get(p);
             if (early instanceof Error) throw early;
             const im = early ?? (await readImageMeta(abs));
-            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated } });
+            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated, dpiRule: DENSITY_RULE } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
           const pm = await readPdfMeta(abs);
@@ -103,7 +114,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       return result;
     });
     for (let i = 0; i < fresh.length; i += INSERT_BATCH) {
-      await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+      // A row that exists (metadata of an older rule) takes the new figures and keeps what else it
+      // learnt (integrity, PDF pages).
+      await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH))
+        .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { meta: sql`coalesce(${storedFiles.meta}, '{}'::jsonb) || excluded.meta` } });
     }
     if (paths.length > 0) onProgress?.(paths.length);
     return { files: files.filter((f): f is ParsedFile => f !== null), damaged: damaged.sort((a, b) => naturalCompare(a.filePath, b.filePath)) };
@@ -133,6 +147,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const dest = `unzip/${zipPath.split('/')[1]}/${createHash('sha256').update(zipPath).digest('hex').slice(0, 12)}`;
     const marker = `${dest}/.extracted`;
     const read = new Map<string, ImageMeta | Error>();
+    // Entries left out because an earlier one has their name: kept with the extraction (a re-run
+    // after a restart finds the extraction done and must still report them).
+    const duplicatesAt = `${dest}/.duplicates.json`;
+    let duplicates: Unsupported[] = [];
     if (!(await store.stat(hubId, marker))) {
       await store.remove(hubId, dest);
       await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
@@ -143,15 +161,23 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         if (!data || kindOf(entry.name) !== 'image') return;
         const p = `${dest}/${entry.name}`;
         read.set(p, await readImageMeta(store.localPath(hubId, p), { head: data.subarray(0, IMAGE_HEAD_BYTES) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+      }, (entry, why) => {
+        const p = `${dest}/${entry.name}`;
+        duplicates.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason: why === 'same-name' ? MSG.zipDuplicateName : MSG.zipDuplicateNormalisation });
       });
+      await store.write(hubId, duplicatesAt, Buffer.from(JSON.stringify(duplicates)));
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
+    } else {
+      duplicates = JSON.parse(await readFile(store.localPath(hubId, duplicatesAt), 'utf8').catch(() => '[]')) as Unsupported[];
     }
-    const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker);
+    const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker && e.path !== duplicatesAt);
     const entries = listed.map((e) => e.path);
     const sizes = new Map(listed.map((e) => [e.path, e.size]));
     const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx.progress(entries.length + d, entries.length * 2), sizes, read);
     const found = worksOfZip(dest, stripExt(zipName), files, await componentNames());
-    return { works: await saveWorks(hubId, found, ctx.taskId), unsupported: [...unsupportedBelow(dest, files), ...damaged] };
+    const unsupported = [...unsupportedBelow(dest, files, 'zip'), ...damaged, ...duplicates].sort((a, b) => naturalCompare(a.filePath, b.filePath));
+    if (found.length === 0) throw badRequest(nothingPrintable(unsupported), 'nothing-printable');
+    return { works: await saveWorks(hubId, found, ctx.taskId), unsupported };
   }
 
   async function locate(hubId: number, filePath: string) {

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { storedFiles, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
-import { IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
+import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
@@ -31,7 +31,7 @@ export type ChunkFields = {
   chunkSize: number;
 };
 
-export type FileInfo = { width: number; height: number; dpi: number; dpiStated?: boolean } | { pages: number; width: number; height: number; pageSizes?: Array<[number, number]> } | Record<string, never>;
+export type FileInfo = { width: number; height: number; dpi: number; dpiStated?: boolean; dpiRule?: number } | { pages: number; width: number; height: number; pageSizes?: Array<[number, number]> } | Record<string, never>;
 
 export type ChunkAnswer =
   | { state: 200; message: { status: 200 } }
@@ -144,7 +144,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   function answer(hubId: number, rel: string, meta: Record<string, unknown>): ChunkAnswer {
     const url = urls.hubFile(hubId, rel);
     // Every page's size stays in the database for the file check; the client gets the summary.
-    const { pageSizes: _pages, ...info } = meta;
+    const { pageSizes: _pages, dpiRule: _rule, ...info } = meta;
     return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as FileInfo } };
   }
 
@@ -175,7 +175,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p) => [p.widthMm, p.heightMm]) } };
     }
     const m = await readImageMeta(abs, { head });
-    return { kind: 'image', info: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated } };
+    return { kind: 'image', info: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, dpiRule: DENSITY_RULE } };
   }
 
   /**

@@ -1,18 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eq } from 'drizzle-orm';
 import type { CheckFileAnswer } from '@portal/contract';
-import { works } from '../../src/db/schema/index.ts';
+import { storedFiles, works } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
-import { corpusFile } from '../helpers/corpus.ts';
+import { corpusFile, fixtureFile } from '../helpers/corpus.ts';
 import { uploadFile } from '../helpers/upload.ts';
 
 /** A JPEG of exactly w×h mm at the dpi (pixels rounded). */
 const photoMm = (w: number, h: number, dpi = 300) =>
   sharp({ create: { width: Math.round((w / 25.4) * dpi), height: Math.round((h / 25.4) * dpi), channels: 3, background: '#cc8844' } })
     .jpeg().withMetadata({ density: dpi }).toBuffer();
+
+/** A PDF of `pages` pages of w×h mm, each saying its number. */
+async function pdfMm(pages: number, w: number, h: number) {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const pt = (mm: number) => (mm / 25.4) * 72;
+  for (let i = 1; i <= pages; i++) doc.addPage([pt(w), pt(h)]).drawText(`page ${i}`, { x: 20, y: 20, size: 12, font });
+  return Buffer.from(await doc.save());
+}
 
 type Work = { uuid: string; filePath: string; files: Array<{ fileName: string; filePath: string }>; pageCount: number };
 
@@ -129,6 +139,49 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     }
   }, 120_000);
 
+  describe('one PDF for a product of several components (issue #17, item 2)', () => {
+    type Row = { page: number | null; pass: boolean; reason: string | null; component: { componentName: string } | null };
+    const pagesOf = (rows: Row[], name: string) => rows.filter((r) => r.component?.componentName === name).map((r) => r.page);
+
+    it('gives a 20-page brochure PDF\'s pages 1-2 and 19-20 to the 4-page 封面 and 3-18 to 内页, alone or alone in a folder', async () => {
+      const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
+      const pdf = await pdfMm(20, 210, 285);
+      for (const files of [[['宣传册.pdf', pdf]], [['画册C/宣传册.pdf', pdf]]] as Array<Array<[string, Buffer]>>) {
+        const { body } = await check(await work(files), sku);
+        expect(body.state, JSON.stringify(body.message)).toBe(200);
+        if (body.state !== 200) return;
+        const rows = body.message.fileCheckResult as Row[];
+        expect(rows.map((r) => r.page)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect(pagesOf(rows, '封面')).toEqual([1, 2, 19, 20]);
+        expect(pagesOf(rows, '内页')).toEqual(Array.from({ length: 16 }, (_, i) => i + 3));
+        expect(body.message.components.map((c) => [c.componentName, c.count])).toEqual([['封面', 4], ['内页', 16]]);
+        expect(body.message).toMatchObject({ pageCount: 20, addPageNum: 0 });
+      }
+    });
+
+    it('fails a 3-page brochure PDF with a message that says why it cannot be split', async () => {
+      const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
+      const { body } = await check(await work([['三页.pdf', await pdfMm(3, 210, 285)]]), sku);
+      expect(body.state).toBe(400);
+      if (body.state !== 400) return;
+      expect(body.message.messages.map((m) => m.message)).toContain(
+        '三页.pdf：PDF共3页，不够分给各部件（封面4页（前2页和最后2页），内页至少1页，共需至少5页），请检查文件页数，或按部件分文件夹上传（文件夹名为部件名）',
+      );
+      const rows = body.message.message.fileCheckResult as Row[];
+      expect(rows.map((r) => [r.page, r.pass])).toEqual([[1, false], [2, false], [3, false]]);
+      expect(rows[0]!.reason).toMatch(/^PDF共3页，不够分给各部件/);
+    });
+
+    it('gives a double-sided card\'s 2-page PDF page 1 to 正面 and page 2 to 背面', async () => {
+      const card = await findSku(t, demo, 'BC-90', 'BC-D-C300');
+      const { body } = await check(await work([['名片.pdf', await pdfMm(2, 90, 54)]]), card);
+      expect(body.state, JSON.stringify(body.message)).toBe(200);
+      if (body.state !== 200) return;
+      const rows = body.message.fileCheckResult as Row[];
+      expect([pagesOf(rows, '正面'), pagesOf(rows, '背面')]).toEqual([[1], [2]]);
+    });
+  });
+
   it('measures PDF pages on the TrimBox after /Rotate, page by page', async () => {
     const flyer = await findSku(t, demo, 'FL-A4', 'FL-C157-S');
     const { body } = await check(await work([['boxes.pdf', corpusFile('pdf/qpdf_boxes.pdf')]]), flyer);
@@ -152,11 +205,65 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     if (body.state === 400) expect(body.message.message.fileCheckResult[0]!.reason).toMatch(reason);
   });
 
+  it('fails PNGs whose IHDR or IDAT checksum is wrong with 文件破损, on the first check and the next (issue #17, item 5)', async () => {
+    // A real PNG of a 5寸 photo at 300 dpi that passes whole; then the same bytes with one CRC broken.
+    const whole = await sharp({ create: { width: 1500, height: 1051, channels: 3, background: '#cc8844' } })
+      .png().withMetadata({ density: 300 }).toBuffer();
+    const breakCrc = (type: string) => {
+      const b = Buffer.from(whole);
+      let pos = 8;
+      while (b.toString('latin1', pos + 4, pos + 8) !== type) pos += 12 + b.readUInt32BE(pos);
+      const at = pos + 8 + b.readUInt32BE(pos);
+      b.writeUInt32BE(~b.readUInt32BE(at) >>> 0, at);
+      return b;
+    };
+    const rowOf = (body: Awaited<ReturnType<typeof check>>['body']) => (body.state === 200 ? body.message.fileCheckResult[0]! : body.message.message.fileCheckResult[0]!);
+    expect((await check(await work([['完好.png', whole]]), photo5)).body.state).toBe(200);
+    for (const [name, bytes] of [['坏IHDR.png', breakCrc('IHDR')], ['坏IDAT.png', breakCrc('IDAT')], ['pngsuite_ihdr.png', corpusFile('damaged/pngsuite_xhdn0g08_bad_ihdr_crc.png')]] as const) {
+      const w = await work([[name, bytes]]);
+      for (let round = 1; round <= 2; round++) {
+        const { body } = await check(w, photo5);
+        expect([name, round, body.state]).toEqual([name, round, 400]);
+        expect(rowOf(body)).toMatchObject({ pass: false, reason: '文件破损：图片数据校验错误' });
+      }
+      expect(await stored(w.uuid)).toMatchObject({ state: 'abnormal', checkPassed: false });
+    }
+  });
+
   it('says when an image states no resolution and measures it at 72 dpi', async () => {
     const { body } = await check(await work([['nodpi.jpg', corpusFile('images/pillow_app13_no_density.jpg')]]), photo5);
     const row = body.state === 200 ? body.message.fileCheckResult[0]! : body.message.message.fileCheckResult[0]!;
     expect(row).toMatchObject({ resolutionDetect: 72, dpiStated: false });
     expect(row.reason).toMatch(/文件未记录分辨率，按72dpi计算/);
+  });
+
+  it('measures camera photos at the resolution EXIF states beside JFIF 72 dpi, also those stored before the rule (issue #17, item 3)', async () => {
+    // Real camera files: 800×600 px with EXIF 300 dpi and 480×360 px with EXIF 180 dpi, both 67.7×50.8 mm;
+    // at JFIF's 72 dpi they measured 282.2×211.7 and 169.3×127 mm.
+    const w = await work([['相机/nikon-e950.jpg', fixtureFile('camera/nikon-e950.jpg')], ['相机/Canon_PowerShot_S40.jpg', fixtureFile('camera/Canon_PowerShot_S40.jpg')]]);
+    const rowsOf = (body: Awaited<ReturnType<typeof check>>['body']) => (body.state === 200 ? body.message.fileCheckResult : body.message.message.fileCheckResult);
+    const rows = rowsOf((await check(w, photo5)).body);
+    expect(rows.map((r) => [r.filename, r.resolutionDetect, r.width, r.height])).toEqual([
+      ['Canon_PowerShot_S40.jpg', 180, 67.7, 50.8],
+      ['nikon-e950.jpg', 300, 67.7, 50.8],
+    ]);
+
+    // A file stored before the rule keeps JFIF's 72 dpi in its metadata: the check reads its header
+    // again once, and stores what it read.
+    const nikon = w.files.find((f) => f.fileName === 'nikon-e950.jpg')!.filePath;
+    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true, intact: true } }).where(eq(storedFiles.path, nikon));
+    const again = rowsOf((await check(w, photo5)).body).find((r) => r.filename === 'nikon-e950.jpg')!;
+    expect([again.resolutionDetect, again.width]).toEqual([300, 67.7]);
+    const [row] = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(eq(storedFiles.path, nikon));
+    expect(row!.meta).toMatchObject({ dpi: 300, dpiStated: true, intact: true });
+
+    // Parsing reads it again too, keeping what the check learnt.
+    await t.db.db.update(storedFiles).set({ meta: { width: 800, height: 600, dpi: 72, dpiStated: true, intact: true } }).where(eq(storedFiles.path, nikon));
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(w.filePath)}&customerHubId=1`, { token: demo });
+    const parsed = ((await res.json()) as { message: { works: Array<{ files: Array<{ fileName: string; dpi: number }> }> } }).message.works[0]!;
+    expect(parsed.files.find((f) => f.fileName === 'nikon-e950.jpg')!.dpi).toBe(300);
+    const [reread] = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(eq(storedFiles.path, nikon));
+    expect(reread!.meta).toMatchObject({ dpi: 300, intact: true });
   });
 
   it('refuses a PDF that needs a password at upload, with a clear message', async () => {

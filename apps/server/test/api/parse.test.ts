@@ -91,14 +91,52 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
     expect(done.message.jsonContent!.unsupported.map((u) => u.fileName)).toEqual(['readme.txt']);
   });
 
+  describe('zips that used to end without a word (issue #17, item 5)', () => {
+    const parseZipOf = async (entries: Array<[string, Buffer]>) => {
+      const f = await uploadAll([['包.zip', await makeZip(entries)]]);
+      const r = await parse(`upload/${f}/包.zip`);
+      expect(r.body.state).toBe(100);
+      return pollTask(t, demo, r.body.message.taskId!);
+    };
+
+    it('says 压缩包中没有可打印的文件 for an empty zip, and for one with nothing printable', async () => {
+      const empty = await parseZipOf([]);
+      expect(empty.message).toMatchObject({ status: 'failed', error: '压缩包中没有可打印的文件' });
+      const none = await parseZipOf([['说明.txt', Buffer.from('hi')]]);
+      expect(none.message.status).toBe('failed');
+      expect(none.message.error).toMatch(/^压缩包中没有可打印的文件（说明\.txt：不支持的文件类型/);
+    });
+
+    it('says that a zip inside the zip is not opened', async () => {
+      const done = await parseZipOf([['a.jpg', img], ['里面.zip', await makeZip([['b.jpg', img]])]]);
+      expect(done.message.status).toBe('finished');
+      expect(done.message.jsonContent!.unsupported).toEqual([
+        expect.objectContaining({ fileName: '里面.zip', reason: '压缩包内的压缩包不会被打开，请解压后上传其中的文件' }),
+      ]);
+    });
+
+    it('reports entries dropped as duplicates (the same name twice, or names that differ only by Unicode normalisation), keeping the first', async () => {
+      const small = await jpeg(100, 50);
+      const nfc = 'caf\u00e9.jpg';
+      const nfd = 'cafe\u0301.jpg';
+      const done = await parseZipOf([['册/1.jpg', img], ['册/1.jpg', small], [`册/${nfc}`, img], [`册/${nfd}`, small]]);
+      expect(done.message.status).toBe('finished');
+      const works = done.message.jsonContent!.works as unknown as Array<{ files: Array<{ fileName: string; width: number }> }>;
+      expect(works[0]!.files.map((f) => [f.fileName, f.width])).toEqual([['1.jpg', 300], [nfc, 300]]);
+      expect(done.message.jsonContent!.unsupported.map((u) => [u.fileName, u.reason])).toEqual([
+        ['1.jpg', '压缩包内有同名文件，只保留了第一个'],
+        [nfc, '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个'],
+      ]);
+    });
+  });
+
   it('decodes GBK names of a zip without the UTF-8 flag', async () => {
     const f = await uploadAll([['中文.zip', corpusFile('zip/admzip_chs_name_gbk.zip')]]);
     const r = await parse(`upload/${f}/中文.zip`);
     const done = await pollTask(t, demo, r.body.message.taskId!);
-    expect(done.message.status).toBe('finished');
-    const names = JSON.stringify(done.message.jsonContent);
-    expect(names).not.toMatch(/\uFFFD/);
-    expect(names).toMatch(/[\u4e00-\u9fff]/);
+    // Its one entry, 中文路径.txt, is not printable: the answer names it.
+    expect(done.message.status).toBe('failed');
+    expect(done.message.error).toMatch(/^压缩包中没有可打印的文件（中文路径\.txt：/);
   });
 
   it.each([

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { and, eq } from 'drizzle-orm';
 import { uploads } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
-import { corpusFile } from '../helpers/corpus.ts';
+import { corpusFile, fixtureFile } from '../helpers/corpus.ts';
 import { chunksOf, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
 
 /** Noise compresses badly, so a PNG of it is several megabytes: several chunks. */
@@ -42,6 +42,14 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
   it('reports the size after EXIF orientation', async () => {
     const { done } = await uploadFile(t, demo, corpusFile('orientation/Landscape_6.jpg'), 'Landscape_6.jpg');
     expect(done!.body.message.info).toMatchObject({ width: 1800, height: 1200, dpi: 72 });
+  });
+
+  it('answers a camera JPEG\'s resolution from EXIF when its JFIF says 72 dpi (issue #17, item 3)', async () => {
+    // Real camera files (test/fixtures/camera): JFIF 72 dpi beside EXIF 300 and 180 dpi, both in inches.
+    const nikon = await uploadFile(t, demo, fixtureFile('camera/nikon-e950.jpg'), 'nikon-e950.jpg');
+    expect(nikon.done!.body.message.info).toMatchObject({ width: 800, height: 600, dpi: 300, dpiStated: true });
+    const canon = await uploadFile(t, demo, fixtureFile('camera/Canon_PowerShot_S40.jpg'), 'Canon_PowerShot_S40.jpg');
+    expect(canon.done!.body.message.info).toMatchObject({ width: 480, height: 360, dpi: 180, dpiStated: true });
   });
 
   it('assembles chunks sent out of order, in parallel and more than once, exactly once and byte-identical', async () => {
