@@ -8,6 +8,7 @@ import {
 import { DEFAULT_UNIT_NAME, type PriceBasis, type PriceLineInput } from '../domain/pricing.ts';
 import { notFound } from '../errors.ts';
 import type { FileUrls } from './file-urls.ts';
+import { escapeLike } from '../db/like.ts';
 
 type Page<T> = { items: T[]; total: number };
 
@@ -25,10 +26,6 @@ function visibleTo(hubId: number | Placeholder): SQL {
 
 /** The name of one counted unit: the product's own, else the basis's (area is always ㎡). */
 const unitNameOf = (basis: PriceBasis, unit: string | null) => (basis === 'area' ? DEFAULT_UNIT_NAME.area : unit ?? DEFAULT_UNIT_NAME[basis]);
-
-function escapeLike(s: string) {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export function createCatalogueService(db: Db, urls: FileUrls) {
   async function allCategories() {

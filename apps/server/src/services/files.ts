@@ -4,10 +4,7 @@ import { storedFiles } from '../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
-
-function escapeLike(s: string) {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+import { escapeLike } from '../db/like.ts';
 
 /** Reading and removing a hub's stored files by their hub-relative paths. */
 export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: number, path: string) => Promise<boolean>) {

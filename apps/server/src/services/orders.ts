@@ -9,6 +9,7 @@ import type { Caller } from '../plugins/auth.ts';
 import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
+import { escapeLike } from '../db/like.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -203,7 +204,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
 
     /** A stored path that an order refers to (the work, one of its files, or a folder above them) must not be deleted. */
     async isOrdered(hubId: number, path: string) {
-      const below = `${path.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+      const below = `${escapeLike(path)}/%`;
       const [hit] = await db.select({ id: salesOrders.id }).from(salesOrders).where(and(eq(salesOrders.hubId, hubId), sql`(
         ${salesOrders.filePath} = ${path} or ${salesOrders.filePath} like ${below}
         or exists (select 1 from jsonb_array_elements(${salesOrders.files}) f where f->>'filePath' = ${path} or f->>'filePath' like ${below}))`)).limit(1);

@@ -14,6 +14,7 @@ import { extractZip } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { TaskContext } from '../jobs/runner.ts';
+import { escapeLike } from '../db/like.ts';
 
 export type Work = WorkOut & { uuid: string; quantity: 1; state: 'unmatch' };
 export type ParseResult = { works: Work[]; unsupported: Unsupported[] };
@@ -25,10 +26,6 @@ export const INLINE_FILE_LIMIT = 50;
 const META_CONCURRENCY = 4;
 /** Rows of stored_files per insert statement (five parameters each, far below PostgreSQL's limit). */
 const INSERT_BATCH = 500;
-
-function escapeLike(s: string) {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** A uuid made from a seed, so a task re-run after a restart writes the same works, not new ones. */
 function stableUuid(seed: string) {
