@@ -63,7 +63,7 @@ async function choose(page: Page, work: string, keyword: string, product: string
       if ((await button.getAttribute('aria-pressed')) === 'true') return true;
       await button.click();
       return false;
-    }, { intervals: [100, 250, 500] }).toBe(true);
+    }, { interval: 250 }).toBe(true);
   }
   await details.getByRole('button', { name: '确定' }).click();
   await details.waitFor({ state: 'hidden' });
@@ -192,6 +192,8 @@ describe('文件详情 and 调整尺寸', () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '宽幅照片.jpg'));
     const detail = await failingDetail(page, '宽幅照片', '5寸', '5寸照片冲印', ['光面', '无边框']);
     await detail.getByRole('list', { name: '校验错误' }).getByText(/尺寸不符/).waitFor();
+    const thumb = detail.locator('tbody').getByRole('img', { name: '宽幅照片.jpg' });
+    const before = await thumb.getAttribute('src');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '重新上传' }).click()]);
     await chooser.setFiles(join(dir, '合格照片.jpg'));
     await toast(page, '上传成功');
@@ -199,6 +201,10 @@ describe('文件详情 and 调整尺寸', () => {
     await detail.getByRole('img', { name: '通过' }).waitFor();
     await detail.getByRole('list', { name: '校验错误' }).waitFor({ state: 'hidden' });
     await rowOf(page, '宽幅照片').getByText('已匹配').waitFor();
+    // The thumbnail is the new picture's, not the cached old one.
+    expect(await thumb.getAttribute('src')).not.toBe(before);
+    type Img = { complete: boolean; naturalWidth: number };
+    await expect.poll(() => thumb.evaluate((i) => (i as unknown as Img).complete && (i as unknown as Img).naturalWidth > 0)).toBe(true);
     await shot(page, 'detail-reuploaded');
     await closeDetail(detail);
   });

@@ -65,6 +65,14 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [cropping, setCropping] = useState<{ key: string; target: CropTarget } | undefined>();
   const [adding, setAdding] = useState(false);
+  // Files whose bytes changed here (re-upload, crop): the check's answer links their preview under the
+  // same address as before, which the browser has cached, so their links get a mark of the change.
+  const [changedAt, setChangedAt] = useState<Readonly<Record<string, number>>>({});
+  const markChanged = (itemPath: string) => setChangedAt((m) => ({ ...m, [itemPath]: Date.now() }));
+  const previewOf = (row: FileCheckRow) => {
+    const at = changedAt[row.itemPath];
+    return at ? `${row.previewUrl}${row.previewUrl.includes('?') ? '&' : '?'}t=${at}` : row.previewUrl;
+  };
 
   const setRowBusy = (key: string, on: boolean) =>
     setBusy((s) => {
@@ -126,6 +134,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       updateWork(work.uuid, {
         files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: info.width ?? f.width, height: info.height ?? f.height, dpi: info.dpi ?? f.dpi } : f)),
       });
+      markChanged(row.itemPath);
       void message.success(MSG.uploadSuccess);
       await recheck(row.itemPath);
     } catch (error) {
@@ -167,7 +176,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       target: {
         path: row.itemPath,
         name: row.filename,
-        imageUrl: row.previewUrl,
+        imageUrl: previewOf(row),
         width: px.width,
         height: px.height,
         dpi: px.dpi,
@@ -201,6 +210,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
     updateWork(work.uuid, {
       files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: result.widthPx, height: result.heightPx, dpi: result.dpi } : f)),
     });
+    markChanged(row.itemPath);
     // What the crop achieved is what the check says now, not that the server cut the file.
     setRowBusy(c.key, true);
     try {
@@ -248,7 +258,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       render: (_: unknown, row) => (
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           <Image
-            src={row.previewUrl}
+            src={previewOf(row)}
             alt={row.filename}
             width={THUMB}
             height={THUMB}
