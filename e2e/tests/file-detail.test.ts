@@ -246,6 +246,15 @@ describe('文件详情 and 调整尺寸', () => {
     await rowOf(page, '混合作品').getByText('3个文件').waitFor();
     expect(await toasts(page, 'PDF文件不支持排序操作').count()).toBe(0);
     await shot(page, 'detail-added-to-pdf-work');
+
+    // 重新上传 of its .jpg with a .png: the .png takes the .jpg's place in the work.
+    const jpgRow = detail.getByRole('row').filter({ hasText: '2.jpg' });
+    const [replacement] = await Promise.all([page.waitForEvent('filechooser'), jpgRow.getByRole('button', { name: '重新上传' }).click()]);
+    await replacement.setFiles(join(dir, '合格照片.png'));
+    await detail.locator('tbody').getByText('2.png', { exact: true }).waitFor();
+    await expect.poll(() => detail.locator('tbody').getByText('2.jpg', { exact: true }).count()).toBe(0);
+    await rowOf(page, '混合作品').getByText('3个文件').waitFor();
+    expect(await toasts(page, /PDF文件不支持排序操作|无法添加文件/).count()).toBe(0);
     await closeDetail(detail);
   });
 });

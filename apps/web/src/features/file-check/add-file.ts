@@ -16,6 +16,7 @@
  * Works from a zip have no folder of their own to write to.
  */
 import { MSG } from '@portal/contract/messages';
+import { deleteStoredFile } from '../upload/api/delete-file.ts';
 import { parseItem } from '../upload/parse-item.ts';
 import { replaceWork, worksStore, type WorkRow } from '../works-table/store.ts';
 import { sortWorkFiles } from '../photo-sort/api/sort-work-files.ts';
@@ -110,6 +111,8 @@ export async function replaceFileInWork(work: WorkRow, oldPath: string, file: Fi
   const newName = freeName(`${stem}.${extensionOf(file.name)}`, taken);
   const newPath = `${dir}/${newName}`;
   await uploadInto(file, newPath);
+  // A work holding a PDF is never sorted, so the folder must hold just the wanted files: the replaced one goes.
+  if (work.filePath !== oldPath && holdsPdf(work.files)) await deleteStoredFile(oldPath, { silent: true }).catch(() => false);
   const wanted = work.files.map((f) => (f.filePath === oldPath ? newPath : f.filePath));
   if (work.filePath === oldPath) await rebuildWork(work, customerHubId, newPath, wanted, { filePath: newPath, fileName: newName });
   else await rebuildWork(work, customerHubId, work.filePath, wanted);
