@@ -47,6 +47,14 @@ export const MSG = {
   zipInFolder: '文件夹内的压缩包不会被打开，请单独上传该压缩包',
   zipDuplicateName: '压缩包内有同名文件，只保留了第一个',
   zipDuplicateNormalisation: '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个',
+
+  // --- 调整尺寸 and 文件详情 (issue #17 items 4 and 5): the crop and the re-upload report the re-checked result.
+  cropPixelsInsufficient: '图片像素不足，裁切后仍不符合尺寸要求',
+  cropPassed: '裁切成功，文件校验通过',
+  cropDpiWarning: (reason: string) => `裁切成功，但分辨率不符合要求：${reason}`,
+  cropStillFails: (reason: string) => `裁切完成，但文件仍不符合要求：${reason}`,
+  cropNotRechecked: '裁切成功，请重新校验',
+  addFileRefused: '作品中的文件已变化，无法添加文件，请重新上传作品',
 } as const;
 
 /** Server-side messages the spec leaves open (decisions: a clear message for every refusal). */

@@ -16,6 +16,7 @@
  *   success leaving, 确认使用, a work that left the table) do not do that;
  * - no entry is made while a check runs: 2,000 works checked at once would flood the list.
  */
+import type { FileCheckRow } from '@portal/contract/api';
 import type { Toning } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
@@ -79,7 +80,7 @@ function removeQuietly(ids: readonly string[]) {
 /** The newest check of each work: an older answer arriving late is dropped. */
 const generation = new Map<string, number>();
 
-type Outcome = 'match' | 'dpiAbnormal' | 'abnormal' | 'failed' | 'stale';
+export type Outcome = 'match' | 'dpiAbnormal' | 'abnormal' | 'failed' | 'stale';
 
 const rowOf = (uuid: string): WorkRow | undefined => worksStore.getState().rows.find((r) => r.uuid === uuid);
 
@@ -230,6 +231,21 @@ export async function recheckWorks(uuids: readonly string[], customerHubId: numb
     return choice ? checkOne(uuid, choice, customerHubId) : Promise.resolve<Outcome>('stale');
   });
   summarise(outcomes);
+}
+
+/**
+ * Checks one work again against its SKU without a toast, after a file of it changed in 文件详情 (a
+ * crop, a re-upload): the work, its entry and the dialog take the new answer, and the caller reports
+ * what it means for the changed file. `rows` are the new answer's (none when the check did not run).
+ */
+export async function recheckWorkQuietly(uuid: string, customerHubId: number): Promise<{ outcome: Outcome; rows: FileCheckRow[] }> {
+  const row = rowOf(uuid);
+  const choice = row && skuChoiceOfRow(row);
+  if (!choice) return { outcome: 'stale', rows: [] };
+  const outcome = await checkOne(uuid, choice, customerHubId);
+  const m = outcome === 'stale' || outcome === 'failed' ? null : rowOf(uuid)?.checkResult;
+  const rows = !m ? [] : 'fileCheckResult' in m ? m.fileCheckResult : m.message.fileCheckResult;
+  return { outcome, rows };
 }
 
 /** 确认使用 on a resolution warning: the work is good to order as it is. */

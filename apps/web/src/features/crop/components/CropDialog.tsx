@@ -1,21 +1,24 @@
-import { RotateLeftOutlined } from '@ant-design/icons';
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, RotateLeftOutlined } from '@ant-design/icons';
 import { MSG } from '@portal/contract/messages';
-import { pxToMm } from '@portal/contract/rules';
-import { App, Button, Flex, Modal, Slider, Spin, Typography, theme } from 'antd';
+import { toleranceText } from '@portal/contract/rules';
+import { Alert, App, Button, Flex, Modal, Slider, Spin, Typography, theme } from 'antd';
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { cropImage, CropFailed, type CropResult } from '../api/crop-image.ts';
 import {
   BOUNDARY,
+  cropCanPass,
   degreesOf,
   fitZoom,
   initialRect,
   initialZoom,
   moveRect,
+  predictCrop,
   requestRect,
   resizeRect,
   rotateLeft,
   turned,
   type Corner,
+  type CropPrediction,
   type Rect,
   type Standard,
 } from '../lib/geometry.ts';
@@ -33,7 +36,7 @@ export interface CropTarget {
   width: number;
   height: number;
   dpi: number;
-  /** The component's size the rectangle starts at; null when no component matched. */
+  /** The component's print rules: the rectangle starts at its size, and is judged by them; null when no component matched. */
   standard: Standard | null;
   /** Why the file is damaged, when the check said so. */
   reason?: string | null;
@@ -57,6 +60,33 @@ interface Drag {
   start: Rect;
 }
 
+const mm1 = (n: number) => n.toFixed(1);
+
+/** Whether the chosen box will pass once cropped: its size in mm at the image's dpi, and the dpi. */
+function Prediction({ prediction, standard }: { prediction: CropPrediction | null; standard: Standard | null }) {
+  const { token } = theme.useToken();
+  if (!standard || !prediction) {
+    return <Typography.Text type="secondary" data-testid="crop-prediction">未匹配部件，无法判断裁切后是否符合要求</Typography.Text>;
+  }
+  const ok = <CheckCircleFilled style={{ color: token.colorSuccess }} />;
+  const bad = <CloseCircleFilled style={{ color: token.colorError }} />;
+  const warn = <ExclamationCircleFilled style={{ color: token.colorWarning }} />;
+  const range = `${standard.resolutionThreshold}-${standard.resolutionLimit || '不限'}`;
+  return (
+    <Flex vertical gap={2} data-testid="crop-prediction">
+      <Typography.Text type={prediction.sizeOk ? 'success' : 'danger'}>
+        {prediction.sizeOk ? ok : bad} 裁切后 {mm1(prediction.widthMm)}×{mm1(prediction.heightMm)} mm：
+        {prediction.sizeOk ? '尺寸符合' : '尺寸不符合'}（标准 {standard.width}×{standard.height} mm {toleranceText(standard)}
+        {standard.autoOrientationDetection ? '，可横竖互换' : ''}）
+      </Typography.Text>
+      <Typography.Text type={prediction.dpiOk ? 'success' : 'warning'}>
+        {prediction.dpiOk ? ok : warn} 分辨率 {prediction.dpi} dpi：{prediction.dpiOk ? '符合' : '不符合'}要求（{range} dpi）
+        {prediction.dpiOk ? '' : '，校验后为分辨率异常'}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
 function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel: () => void; onCropped: (result: CropResult) => void }) {
   const { token } = theme.useToken();
   const { message } = App.useApp();
@@ -70,13 +100,15 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
   const [saving, setSaving] = useState(false);
   const drag = useRef<Drag | null>(null);
   const ratio = target.standard ? rect.width / rect.height : null;
+  const prediction = target.standard ? predictCrop(rect, target.dpi, target.standard) : null;
+  const hopeless = target.standard !== null && !cropCanPass(image, target.dpi, target.standard);
   const maxZoom = Math.max(fitZoom(image), zoom);
   const minZoom = Math.min(0.05, zoom);
 
   const rotate = () => {
     const next = rotateLeft(orientation);
     const nextImage = turned({ width: target.width, height: target.height }, degreesOf(next));
-    const nextZoom = Math.min(zoom, fitZoom(nextImage));
+    const nextZoom = fitZoom(nextImage);
     setOrientation(next);
     setZoom(nextZoom);
     setRect(initialRect(nextImage, target.dpi, target.standard, nextZoom));
@@ -115,10 +147,9 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
 
   const stage = { width: image.width * zoom, height: image.height * zoom };
   const box = { left: rect.x * zoom, top: rect.y * zoom, width: rect.width * zoom, height: rect.height * zoom };
-  const mm = (px: number) => (target.dpi > 0 ? pxToMm(px, target.dpi).toFixed(1) : '—');
-
   return (
     <Flex vertical gap={12}>
+      {hopeless && <Alert type="warning" showIcon message={MSG.cropPixelsInsufficient} />}
       <div
         data-testid="crop-viewport"
         style={{
@@ -243,17 +274,19 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
           />
         </Flex>
         <Typography.Text type="secondary" style={{ fontSize: 13 }} data-testid="crop-size">
-          裁切区域 {rect.width}×{rect.height} px ≈ {mm(rect.width)}×{mm(rect.height)} mm（{target.dpi} dpi）
-          {target.standard && `，标准尺寸 ${target.standard.width}×${target.standard.height} mm`}
+          裁切区域 {rect.width}×{rect.height} px（图片 {image.width}×{image.height} px，{target.dpi} dpi）
         </Typography.Text>
       </Flex>
-      <Flex justify="flex-end" gap={8}>
+      <Flex justify="space-between" align="flex-end" gap={8} wrap>
+        <Prediction prediction={prediction} standard={target.standard} />
+        <Flex gap={8} style={{ marginLeft: 'auto' }}>
         <Button onClick={onCancel} disabled={saving}>
           取消
         </Button>
         <Button type="primary" onClick={() => void confirm()} loading={saving}>
           确定
         </Button>
+        </Flex>
       </Flex>
     </Flex>
   );
@@ -268,9 +301,11 @@ export interface CropDialogProps {
 }
 
 /**
- * 调整尺寸: the image in a viewport with a crop rectangle the customer moves and resizes (its
- * proportions kept to the component's), a rotate button (-90° a click), zoom, cancel and confirm,
- * and a loading overlay while the image loads and while the server crops.
+ * 调整尺寸: the image in a viewport (opened at the zoom that shows all of it) with a crop rectangle the
+ * customer moves and resizes (its proportions kept to the component's), a rotate button (-90° a
+ * click), zoom, cancel and confirm, and a loading overlay while the image loads and while the server
+ * crops. Before confirming it shows whether the box will pass (size and dpi), and warns when no box
+ * of the image can.
  */
 export function CropDialog({ target, onClose, onCropped }: CropDialogProps) {
   return (

@@ -1,13 +1,15 @@
 /**
  * The geometry of the crop dialog (product-spec §9). The rectangle is kept in pixels of the image
  * as turned (so zooming never moves it); what is sent is the same rectangle in pixels of the image
- * as displayed at `scale` percent, which is what POST /api/files/cropImg takes.
+ * as displayed at `scale` percent, which is what POST /api/files/cropImg takes. What a rectangle
+ * will measure after the crop, and whether that passes, uses the shared print rules of the check.
  */
-import { mmToPx, ORIENTATION_DEGREES } from '@portal/contract/rules';
+import { allowedDeviation, mmToPx, orientationFit, ORIENTATION_DEGREES, pxToMm, type Tolerance } from '@portal/contract/rules';
 
 export const CANVAS = { width: 500, height: 500 } as const;
 export const BOUNDARY = { width: 840, height: 600 } as const;
-export const INITIAL_ZOOM = 0.2;
+/** The largest scale the crop call takes (CropBody: percent ≤ 10000). */
+const MAX_SCALE_PERCENT = 10_000;
 /** The rotate button turns the image by -90°: orientation codes 1 → 8 → 3 → 6 → 1 (0°, 270°, 180°, 90°). */
 const NEXT_ORIENTATION: Record<number, number> = { 1: 8, 8: 3, 3: 6, 6: 1 };
 const MIN_RECT_PX = 8;
@@ -34,16 +36,23 @@ export function fitZoom(image: Size): number {
   return Math.min(BOUNDARY.width / image.width, BOUNDARY.height / image.height);
 }
 
-/** The zoom the dialog opens at: INITIAL_ZOOM, or less when the image would not fit the boundary. */
+/**
+ * The zoom the dialog opens at: the whole image fills the boundary (issue #17 replaces the spec's fixed
+ * 0.2, at which a 100×100 px image is a dot and a large one does not fit).
+ */
 export function initialZoom(image: Size): number {
-  return Math.min(INITIAL_ZOOM, fitZoom(image));
+  return fitZoom(image);
 }
 
-export interface Standard {
+/** The component's print rules, as the check row carries them. */
+export interface Standard extends Tolerance {
   /** mm */
   width: number;
   height: number;
   autoOrientationDetection: boolean;
+  /** Minimum dpi (0 = none) and maximum dpi (null or 0 = none). */
+  resolutionThreshold: number;
+  resolutionLimit: number | null;
 }
 
 /**
@@ -110,7 +119,50 @@ export function resizeRect(rect: Rect, corner: Corner, dx: number, dy: number, i
   return { x: west ? right - width : rect.x, y: north ? bottom - height : rect.y, width, height };
 }
 
-/** The request's rectangle: pixels of the turned image as displayed at `scale` percent. */
+/**
+ * The request's rectangle: pixels of the turned image as displayed at `scale` percent (the zoom, or
+ * the largest scale the call takes when a tiny image is shown larger than that).
+ */
 export function requestRect(rect: Rect, zoom: number) {
-  return { x: rect.x * zoom, y: rect.y * zoom, width: rect.width * zoom, height: rect.height * zoom, scale: zoom * 100 };
+  const scale = Math.min(zoom * 100, MAX_SCALE_PERCENT);
+  const k = scale / 100;
+  return { x: rect.x * k, y: rect.y * k, width: rect.width * k, height: rect.height * k, scale };
+}
+
+/** What the cropped file will be, as the check will see it: the density is kept, so mm = px / dpi × 25.4. */
+export interface CropPrediction {
+  widthMm: number;
+  heightMm: number;
+  dpi: number;
+  /** The size passes (|actual − standard| ≤ tolerance, either orientation when allowed). */
+  sizeOk: boolean;
+  /** The density is within the component's threshold and limit (a miss is a resolution warning). */
+  dpiOk: boolean;
+}
+
+export function predictCrop(rect: Size, dpi: number, standard: Standard): CropPrediction {
+  const widthMm = dpi > 0 ? pxToMm(rect.width, dpi) : 0;
+  const heightMm = dpi > 0 ? pxToMm(rect.height, dpi) : 0;
+  const sizeOk = dpi > 0 && orientationFit({ width: widthMm, height: heightMm }, standard, standard) !== null;
+  const low = standard.resolutionThreshold > 0 && dpi < standard.resolutionThreshold;
+  const high = standard.resolutionLimit !== null && standard.resolutionLimit > 0 && dpi > standard.resolutionLimit;
+  return { widthMm, heightMm, dpi, sizeOk, dpiOk: !low && !high };
+}
+
+/** Whether some whole-pixel length up to `available` px measures within the tolerance of `standardMm`. */
+function lengthReachable(available: number, dpi: number, standardMm: number, t: Tolerance): boolean {
+  const deviation = allowedDeviation(standardMm, t);
+  const shortest = Math.max(1, Math.ceil(mmToPx(standardMm - deviation, dpi) - 1e-6));
+  const longest = Math.floor(mmToPx(standardMm + deviation, dpi) + 1e-6);
+  return shortest <= Math.min(longest, available);
+}
+
+/**
+ * Whether any rectangle inside the image can pass: false when the image has too few pixels at its
+ * density for the component (图片像素不足，裁切后仍不符合尺寸要求).
+ */
+export function cropCanPass(image: Size, dpi: number, standard: Standard): boolean {
+  if (dpi <= 0) return false;
+  const fits = (w: number, h: number) => lengthReachable(w, dpi, standard.width, standard) && lengthReachable(h, dpi, standard.height, standard);
+  return fits(image.width, image.height) || (standard.autoOrientationDetection && fits(image.height, image.width));
 }

@@ -11,8 +11,8 @@ import { sortWorkFiles } from '../../photo-sort/api/sort-work-files.ts';
 import { deleteStoredFile } from '../../upload/api/delete-file.ts';
 import { useCheckEntries } from '../../upload/check-entries.ts';
 import { removeWorks, selectWorkByUuid, updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
-import { addFileToWork, canAddFiles } from '../add-file.ts';
-import { checkEntryIdOf, markWorkChanged } from '../check-works.ts';
+import { addFileToWork, canAddFiles, replaceFileInWork, sameFormat } from '../add-file.ts';
+import { checkEntryIdOf, markWorkChanged, recheckWorkQuietly } from '../check-works.ts';
 import {
   detailOf,
   freshUrl,
@@ -25,7 +25,8 @@ import {
   withNewFile,
   type DetailModel,
 } from '../lib/detail.ts';
-import { acceptFor, uploadInto, uploadTargetOf } from '../lib/upload-into.ts';
+import { pageAssignmentLines } from '../lib/page-ranges.ts';
+import { IMAGE_ACCEPT, isAcceptedImage, uploadInto, uploadTargetOf } from '../lib/upload-into.ts';
 
 type RowsModel = Extract<DetailModel, { kind: 'rows' }>;
 const keyOf = (row: FileCheckRow) => `${row.itemPath}#${row.page ?? ''}`;
@@ -64,6 +65,14 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [cropping, setCropping] = useState<{ key: string; target: CropTarget } | undefined>();
   const [adding, setAdding] = useState(false);
+  // Files whose bytes changed here (re-upload, crop): the check's answer links their preview under the
+  // same address as before, which the browser has cached, so their links get a mark of the change.
+  const [changedAt, setChangedAt] = useState<Readonly<Record<string, number>>>({});
+  const markChanged = (itemPath: string) => setChangedAt((m) => ({ ...m, [itemPath]: Date.now() }));
+  const previewOf = (row: FileCheckRow) => {
+    const at = changedAt[row.itemPath];
+    return at ? `${row.previewUrl}${row.previewUrl.includes('?') ? '&' : '?'}t=${at}` : row.previewUrl;
+  };
 
   const setRowBusy = (key: string, on: boolean) =>
     setBusy((s) => {
@@ -73,10 +82,20 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       return next;
     });
 
-  /** Replaces one row; the answer no longer describes the files, so its status and the entries go to error. */
+  /**
+   * Replaces one row at once (what the file now measures); the old answer no longer describes the
+   * work, so its status and the entries go to error until the check that follows answers.
+   */
   const replaceRow = (current: RowsModel, key: string, next: FileCheckRow) => {
     const rows = current.rows.map((r) => (keyOf(r) === key ? next : r));
     markWorkChanged(work.uuid, messageOf({ ...current, rows, status: 'error' }));
+  };
+
+  /** Checks the work again on the server: the rows and the red messages become the new answer's. The changed file's new row. */
+  const recheck = async (itemPath: string): Promise<FileCheckRow | undefined> => {
+    if (customerHubId === undefined) return undefined;
+    const { rows } = await recheckWorkQuietly(work.uuid, customerHubId);
+    return rows.find((r) => r.itemPath === itemPath);
   };
 
   const picker = useFilePicker((file, key) => {
@@ -95,8 +114,19 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   const onReupload = async (file: File, key: string) => {
     const row = model.rows.find((r) => keyOf(r) === key);
     if (!row) return;
+    if (!isAcceptedImage(file.name)) {
+      void message.warning('只能上传.png,.jpg,.jpeg文件');
+      return;
+    }
     setRowBusy(key, true);
     try {
+      if (!sameFormat(file.name, row.itemPath)) {
+        // Another format: stored under its own extension, in the work instead of the old file (a new work on the server, checked again).
+        if (customerHubId === undefined) return;
+        await replaceFileInWork(work, row.itemPath, file, customerHubId);
+        void message.success(MSG.uploadSuccess);
+        return;
+      }
       const done = await uploadInto(file, row.itemPath);
       const info = done.info as { width?: number; height?: number; dpi?: number };
       if (!info.width || !info.height || !info.dpi) throw new Error(MSG.fileBroken);
@@ -104,7 +134,9 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       updateWork(work.uuid, {
         files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: info.width ?? f.width, height: info.height ?? f.height, dpi: info.dpi ?? f.dpi } : f)),
       });
+      markChanged(row.itemPath);
       void message.success(MSG.uploadSuccess);
+      await recheck(row.itemPath);
     } catch (error) {
       const text = error instanceof Error && error.message ? error.message : MSG.uploadFailed;
       void message.error(text === MSG.uploadFailed ? text : `${MSG.uploadFailed.replace(/！$/, '')}：${text}`);
@@ -114,7 +146,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   };
 
   const onAdd = async (file: File) => {
-    if (!/\.(png|jpe?g)$/i.test(file.name)) {
+    if (!isAcceptedImage(file.name)) {
       void message.warning('只能添加.png,.jpg,.jpeg文件');
       return;
     }
@@ -131,7 +163,9 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   };
 
   const onCrop = (row: FileCheckRow) => {
-    const px = pixelsOf(row);
+    // The pixels the upload read, when the page has them; else the row's mm at its dpi.
+    const file = work.files.find((f) => f.filePath === row.itemPath);
+    const px = file && file.width > 0 && file.height > 0 && file.dpi ? { width: file.width, height: file.height, dpi: file.dpi } : pixelsOf(row);
     const refusal = cropRefusal({ ...px, reason: row.reason });
     if (refusal) {
       void message.error(refusal);
@@ -142,19 +176,27 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       target: {
         path: row.itemPath,
         name: row.filename,
-        imageUrl: row.previewUrl,
+        imageUrl: previewOf(row),
         width: px.width,
         height: px.height,
         dpi: px.dpi,
         standard: row.component
-          ? { width: row.component.width, height: row.component.height, autoOrientationDetection: row.component.autoOrientationDetection }
+          ? {
+              width: row.component.width,
+              height: row.component.height,
+              error: row.component.error,
+              errorType: row.component.errorType,
+              autoOrientationDetection: row.component.autoOrientationDetection,
+              resolutionThreshold: row.resolutionThreshold,
+              resolutionLimit: row.resolutionLimit,
+            }
           : null,
         reason: row.reason,
       },
     });
   };
 
-  const onCropped = (result: CropResult) => {
+  const onCropped = async (result: CropResult) => {
     const c = cropping;
     setCropping(undefined);
     if (!c) return;
@@ -168,7 +210,18 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
     updateWork(work.uuid, {
       files: work.files.map((f) => (f.filePath === row.itemPath ? { ...f, width: result.widthPx, height: result.heightPx, dpi: result.dpi } : f)),
     });
-    void message.success('裁切成功');
+    markChanged(row.itemPath);
+    // What the crop achieved is what the check says now, not that the server cut the file.
+    setRowBusy(c.key, true);
+    try {
+      const now = await recheck(row.itemPath);
+      if (!now) void message.warning(MSG.cropNotRechecked);
+      else if (!now.pass) void message.error(MSG.cropStillFails(now.reason ?? MSG.checkFailedToast));
+      else if (now.resolutionWarning) void message.warning(MSG.cropDpiWarning(now.reason ?? ''));
+      else void message.success(MSG.cropPassed);
+    } finally {
+      setRowBusy(c.key, false);
+    }
   };
 
   const onDelete = async (row: FileCheckRow) => {
@@ -205,7 +258,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       render: (_: unknown, row) => (
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           <Image
-            src={row.previewUrl}
+            src={previewOf(row)}
             alt={row.filename}
             width={THUMB}
             height={THUMB}
@@ -259,7 +312,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
         return (
           <Flex gap={0} wrap={false}>
             <Tooltip title={canUpload ? undefined : isImage ? '压缩包中的文件不能单独重新上传' : 'PDF文件请修改后重新上传作品'}>
-              <Button type="link" size="small" disabled={!canUpload || busy.has(key)} onClick={() => picker.pick(key, acceptFor(row.itemPath))}>
+              <Button type="link" size="small" disabled={!canUpload || busy.has(key)} onClick={() => picker.pick(key, IMAGE_ACCEPT)}>
                 重新上传
               </Button>
             </Tooltip>
@@ -288,6 +341,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   ];
 
   const addable = canAddFiles(work);
+  const pageLines = pageAssignmentLines(model.rows);
   return (
     <Flex vertical gap={12}>
       {picker.element}
@@ -306,9 +360,18 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
               </Tooltip>
             )}
           </Flex>
+          {pageLines.length > 0 && (
+            <Flex vertical data-testid="file-detail-pages">
+              {pageLines.map((line) => (
+                <Typography.Text key={line} type="secondary">
+                  {line}
+                </Typography.Text>
+              ))}
+            </Flex>
+          )}
         </Flex>
         <Tooltip title={addable ? undefined : '只有文件夹上传的作品可以添加文件'}>
-          <Button icon={<PlusOutlined />} loading={adding} disabled={!addable} onClick={() => picker.pick('__add__', '.png,.jpg,.jpeg')}>
+          <Button icon={<PlusOutlined />} loading={adding} disabled={!addable} onClick={() => picker.pick('__add__', IMAGE_ACCEPT)}>
             添加文件
           </Button>
         </Tooltip>
@@ -328,7 +391,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
         pagination={model.rows.length > 20 ? { pageSize: 20, size: 'small', showSizeChanger: false } : false}
         scroll={{ x: 'max-content', y: 420 }}
       />
-      <CropDialog target={cropping?.target} onClose={() => setCropping(undefined)} onCropped={onCropped} />
+      <CropDialog target={cropping?.target} onClose={() => setCropping(undefined)} onCropped={(result) => void onCropped(result)} />
     </Flex>
   );
 }

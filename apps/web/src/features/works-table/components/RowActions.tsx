@@ -75,7 +75,6 @@ export const RowActions = memo(function RowActions({ uuid, onPreview, onReselect
           cancelText="取消"
           okButtonProps={{ danger: true, loading: deleting }}
           onConfirm={onDelete}
-          onCancel={() => void message.info(MSG.deleteFailed)}
         >
           {deleteButton}
         </Popconfirm>

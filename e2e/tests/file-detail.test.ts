@@ -1,0 +1,260 @@
+/**
+ * 文件详情 and 调整尺寸 telling the truth (issue #17 items 2, 4 and 5): the crop dialog predicts whether
+ * the box passes and reports the re-checked result, 重新上传 takes .png/.jpg/.jpeg and refreshes the row
+ * and its messages, 添加文件 works on a work holding a PDF, a cancelled delete says nothing, and the
+ * pages of a PDF are listed by component.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/** 127×89 mm at 300 dpi: a 5寸 print. */
+const PASSING = { width: 1500, height: 1051 };
+/** 152.4×102 mm at 300 dpi: too big for 5寸 (±2 mm). */
+const FAILING = { width: 1800, height: 1205 };
+const MM = 72 / 25.4;
+
+async function photo(label: string, hue: number, size: { width: number; height: number; dpi?: number }, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
+  const { width, height } = size;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
+    <rect x="${width / 20}" y="${height / 20}" width="${width * 0.9}" height="${height * 0.9}" fill="none" stroke="#223" stroke-width="${Math.max(2, width / 150)}"/>
+    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 3)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
+  </svg>`;
+  const img = sharp(Buffer.from(svg)).withMetadata({ density: size.dpi ?? 300 });
+  return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 85 }).toBuffer();
+}
+
+/** A PDF with one page per [width, height] in mm. */
+async function pdf(pages: Array<[number, number]>): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  for (const [w, h] of pages) doc.addPage([w * MM, h * MM]).drawText(`${w}x${h}`, { x: 20, y: 20, size: 24 });
+  return Buffer.from(await doc.save());
+}
+
+const rowOf = (page: Page, name: string): Locator =>
+  page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
+
+const entryOf = (page: Page, name: string): Locator =>
+  page.getByRole('list', { name: '文件检查' }).locator(`[role="listitem"][aria-label="${name}"]:not([data-status="success"])`);
+
+const toasts = (page: Page, text: string | RegExp): Locator => page.locator('.ant-message-notice').filter({ hasText: text });
+const toast = (page: Page, text: string | RegExp) => toasts(page, text).first().waitFor();
+
+/** 重选产品 on a row: the product found by keyword, its options, 确定. */
+async function choose(page: Page, work: string, keyword: string, product: string, options: string[]): Promise<void> {
+  await rowOf(page, work).getByRole('button', { name: '重选产品' }).click();
+  const picker = page.getByRole('dialog', { name: '选择产品' });
+  await picker.getByLabel('搜索产品').fill(keyword);
+  await picker.getByRole('button', { name: '搜索' }).click();
+  await picker.getByRole('button', { name: product }).click();
+  const details = page.getByRole('dialog', { name: '商品详情' });
+  // The dialog may open with the last choice made, seeded once the product is there: an option is
+  // clicked until it shows chosen (a click on a chosen one deselects it).
+  for (const option of options) {
+    const button = details.getByRole('button', { name: new RegExp(`^${option}`) });
+    await expect.poll(async () => {
+      if ((await button.getAttribute('aria-pressed')) === 'true') return true;
+      await button.click();
+      return false;
+    }, { interval: 250 }).toBe(true);
+  }
+  await details.getByRole('button', { name: '确定' }).click();
+  await details.waitFor({ state: 'hidden' });
+}
+
+/** Uploads files, chooses a product for the first work and opens its 文件详情 from the failing entry. */
+async function failingDetail(page: Page, work: string, keyword: string, product: string, options: string[]): Promise<Locator> {
+  await rowOf(page, work).waitFor();
+  await choose(page, work, keyword, product, options);
+  await rowOf(page, work).getByText('异常', { exact: true }).waitFor();
+  await entryOf(page, work).getByRole('button', { name: '查看详情' }).click();
+  const detail = page.getByRole('dialog', { name: '文件详情' });
+  await detail.waitFor();
+  return detail;
+}
+
+async function closeDetail(detail: Locator): Promise<void> {
+  await detail.getByRole('button', { name: '返回' }).click();
+  await detail.waitFor({ state: 'hidden' });
+}
+
+describe('文件详情 and 调整尺寸', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dir: string;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'portal-detail-'));
+    await writeFile(join(dir, '小图.jpg'), await photo('S', 30, { width: 100, height: 100, dpi: 72 }));
+    await writeFile(join(dir, '偏大照片.jpg'), await photo('BIG', 10, FAILING));
+    await writeFile(join(dir, '宽幅照片.jpg'), await photo('WIDE', 90, FAILING));
+    await writeFile(join(dir, '横幅照片.jpg'), await photo('PNG', 150, FAILING));
+    await writeFile(join(dir, '合格照片.jpg'), await photo('OK', 120, PASSING));
+    await writeFile(join(dir, '合格照片.png'), await photo('PNG', 200, PASSING, 'png'));
+    await writeFile(join(dir, '单页.pdf'), await pdf([[210, 297], [148, 210]]));
+    await mkdir(join(dir, '混合作品'));
+    await writeFile(join(dir, '混合作品', '1.pdf'), await pdf([[210, 297], [148, 210]]));
+    await writeFile(join(dir, '混合作品', '2.jpg'), await photo('2', 250, PASSING));
+    await writeFile(join(dir, '画册.pdf'), await pdf(Array.from({ length: 20 }, (_, i): [number, number] => (i === 9 ? [210, 297] : [210, 285]))));
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    ({ context, page } = await newPage(browser));
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    await shot(page, `detail-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
+    // Close whatever dialogs the failed step left open, the topmost first, so the next test starts on the page.
+    for (let i = 0; i < 4; i++) {
+      const close = page.locator('.ant-modal-wrap:visible .ant-modal-close').last();
+      if ((await close.count()) === 0) break;
+      await close.click().catch(() => undefined);
+      await close.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('cancelling a delete says nothing', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '小图.jpg'));
+    const row = rowOf(page, '小图');
+    await row.waitFor();
+    await row.getByRole('button', { name: '删除' }).click();
+    const confirm = page.locator('.ant-popconfirm').filter({ hasText: '确定删除当前文件？' });
+    await confirm.getByRole('button', { name: '取消' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    // A toast that comes after: anything the cancel said is on screen before it.
+    await page.getByRole('button', { name: '选择产品' }).click();
+    await toast(page, '请选择订单');
+    expect(await toasts(page, '删除失败').count()).toBe(0);
+    await row.waitFor();
+  });
+
+  it('调整尺寸 on an image too small for the component warns before confirming and reports the re-checked failure', async () => {
+    const detail = await failingDetail(page, '小图', '5寸', '5寸照片冲印', ['光面', '无边框']);
+    await detail.getByRole('button', { name: '调整尺寸' }).click();
+    const crop = page.getByRole('dialog', { name: /调整尺寸/ });
+    await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
+    await crop.getByText('图片像素不足，裁切后仍不符合尺寸要求').waitFor();
+    await crop.getByTestId('crop-prediction').getByText(/尺寸不符合/).waitFor();
+    // The whole image is shown, at a zoom that fills the viewport: not a dot.
+    // (Polled: the dialog opens with a zoom animation.)
+    const img = crop.getByRole('img', { name: '小图.jpg' });
+    await expect.poll(async () => (await img.boundingBox())?.width ?? 0).toBeGreaterThan(400);
+    // The box has the component's proportions (127:89) and stays inside the 100×100 px image.
+    const size = await crop.getByTestId('crop-size').innerText();
+    expect(size).toMatch(/100×70 px/);
+    await shot(page, 'detail-crop-small');
+    await crop.getByRole('button', { name: '确定' }).click();
+    await crop.waitFor({ state: 'hidden' });
+    await toast(page, /裁切完成，但文件仍不符合要求/);
+    expect(await toasts(page, '裁切成功').count()).toBe(0);
+    await detail.getByRole('img', { name: '不通过' }).waitFor();
+    await closeDetail(detail);
+  });
+
+  it('调整尺寸 on a photo that can pass predicts the pass and reports the re-checked result', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '偏大照片.jpg'));
+    const detail = await failingDetail(page, '偏大照片', '5寸', '5寸照片冲印', ['光面', '无边框']);
+    await detail.getByRole('button', { name: '调整尺寸' }).click();
+    const crop = page.getByRole('dialog', { name: /调整尺寸/ });
+    await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
+    await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
+    await crop.getByTestId('crop-prediction').getByText(/尺寸符合/).waitFor();
+    expect(await crop.getByText('图片像素不足，裁切后仍不符合尺寸要求').count()).toBe(0);
+    await shot(page, 'detail-crop-normal');
+    await crop.getByRole('button', { name: '确定' }).click();
+    await crop.waitFor({ state: 'hidden' });
+    await toast(page, '裁切成功，文件校验通过');
+    await detail.getByText('127×89 mm', { exact: true }).waitFor();
+    await detail.getByRole('img', { name: '通过' }).waitFor();
+    // Checked again on the server: the work is matched without 重新校验.
+    await rowOf(page, '偏大照片').getByText('已匹配').waitFor();
+    await closeDetail(detail);
+  });
+
+  it('after 重新上传 the row and its red messages show the new file', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '宽幅照片.jpg'));
+    const detail = await failingDetail(page, '宽幅照片', '5寸', '5寸照片冲印', ['光面', '无边框']);
+    await detail.getByRole('list', { name: '校验错误' }).getByText(/尺寸不符/).waitFor();
+    const thumb = detail.locator('tbody').getByRole('img', { name: '宽幅照片.jpg' });
+    const before = await thumb.getAttribute('src');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '重新上传' }).click()]);
+    await chooser.setFiles(join(dir, '合格照片.jpg'));
+    await toast(page, '上传成功');
+    await detail.getByText('127×89 mm', { exact: true }).waitFor();
+    await detail.getByRole('img', { name: '通过' }).waitFor();
+    await detail.getByRole('list', { name: '校验错误' }).waitFor({ state: 'hidden' });
+    await rowOf(page, '宽幅照片').getByText('已匹配').waitFor();
+    // The thumbnail is the new picture's, not the cached old one.
+    expect(await thumb.getAttribute('src')).not.toBe(before);
+    type Img = { complete: boolean; naturalWidth: number };
+    await expect.poll(() => thumb.evaluate((i) => (i as unknown as Img).complete && (i as unknown as Img).naturalWidth > 0)).toBe(true);
+    await shot(page, 'detail-reuploaded');
+    await closeDetail(detail);
+  });
+
+  it('重新上传 on a .jpg row takes a .png', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '横幅照片.jpg'));
+    const detail = await failingDetail(page, '横幅照片', '5寸', '5寸照片冲印', ['光面', '无边框']);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '重新上传' }).click()]);
+    expect((await chooser.element().getAttribute('accept'))?.split(',').sort()).toEqual(['.jpeg', '.jpg', '.png']);
+    await chooser.setFiles(join(dir, '合格照片.png'));
+    await toast(page, '上传成功');
+    await detail.locator('tbody').getByText('横幅照片.png', { exact: true }).waitFor();
+    await detail.getByText('127×89 mm', { exact: true }).waitFor();
+    await detail.getByRole('img', { name: '通过' }).waitFor();
+    await rowOf(page, '横幅照片').getByText('已匹配').waitFor();
+    expect(await toasts(page, /上传失败/).count()).toBe(0);
+    await closeDetail(detail);
+  });
+
+  it('文件详情 lists the pages of a PDF by component', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '单页.pdf'));
+    const detail = await failingDetail(page, '单页', '单页', 'A4宣传单页', ['157g铜版纸', '单面']);
+    await detail.getByTestId('file-detail-pages').getByText('第1–2页 → 单页', { exact: true }).waitFor();
+    await closeDetail(detail);
+
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '画册.pdf'));
+    const brochure = await failingDetail(page, '画册', '画册', '企业宣传画册', ['骑马钉', '157g铜版纸', '覆亮膜']);
+    await brochure.getByTestId('file-detail-pages').getByText(/^第1–.*页 → 封面/).waitFor();
+    await shot(page, 'detail-pdf-pages');
+    await closeDetail(brochure);
+  });
+
+  it('添加文件 on a work holding a PDF adds the picture', async () => {
+    await page.getByTestId('upload-folder-input').setInputFiles(join(dir, '混合作品'));
+    const detail = await failingDetail(page, '混合作品', '单页', 'A4宣传单页', ['157g铜版纸', '单面']);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '添加文件' }).click()]);
+    await chooser.setFiles(join(dir, '合格照片.jpg'));
+    await detail.getByText('合格照片.jpg', { exact: true }).waitFor();
+    await rowOf(page, '混合作品').getByText('3个文件').waitFor();
+    expect(await toasts(page, 'PDF文件不支持排序操作').count()).toBe(0);
+    await shot(page, 'detail-added-to-pdf-work');
+
+    // 重新上传 of its .jpg with a .png: the .png takes the .jpg's place in the work.
+    const jpgRow = detail.getByRole('row').filter({ hasText: '2.jpg' });
+    const [replacement] = await Promise.all([page.waitForEvent('filechooser'), jpgRow.getByRole('button', { name: '重新上传' }).click()]);
+    await replacement.setFiles(join(dir, '合格照片.png'));
+    await detail.locator('tbody').getByText('2.png', { exact: true }).waitFor();
+    await expect.poll(() => detail.locator('tbody').getByText('2.jpg', { exact: true }).count()).toBe(0);
+    await rowOf(page, '混合作品').getByText('3个文件').waitFor();
+    expect(await toasts(page, /PDF文件不支持排序操作|无法添加文件/).count()).toBe(0);
+    await closeDetail(detail);
+  });
+});
