@@ -34,6 +34,9 @@ export const MSG = {
   noDefaultAddress: '客户没有设置默认地址',
   pdfCannotSort: 'PDF文件不支持排序操作',
   undefinedStandard: '未定义',
+
+  // --- The batch upload page (issue #17 item 5): 统一设置地址 over addresses typed by hand.
+  addressOverwriteAsk: (count: number, names: string) => `${count}个作品已填写了其他收货地址（${names}），是否用默认地址覆盖？`,
 } as const;
 
 /** Server-side messages the spec leaves open (decisions: a clear message for every refusal). */
