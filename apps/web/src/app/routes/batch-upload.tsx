@@ -1,5 +1,5 @@
 import type { OrderLocation } from '@portal/contract/api';
-import { Button, Card, Flex, Space, Typography } from 'antd';
+import { Card, Flex, Space, Typography } from 'antd';
 import { useCallback, useMemo } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine } from '../../features/address/components/AddressLine.tsx';
