@@ -145,9 +145,9 @@ describe('the batch upload page', () => {
     it('screen-reader text of the order table is Chinese', async () => {
       const row = rowOf(page, '三张照片');
       await row.getByRole('spinbutton', { name: '订购数量' }).waitFor();
-      await row.getByRole('button', { name: '增加订购数量' }).click();
+      await row.getByRole('button', { name: '增加数量' }).click();
       expect(await row.getByRole('spinbutton', { name: '订购数量' }).inputValue()).toBe('2');
-      await row.getByRole('button', { name: '减少订购数量' }).click();
+      await row.getByRole('button', { name: '减少数量' }).click();
       expect(await row.getByRole('spinbutton', { name: '订购数量' }).inputValue()).toBe('1');
       await page.getByRole('checkbox', { name: '全选' }).waitFor();
       await row.getByRole('checkbox', { name: '选择作品 三张照片' }).waitFor();

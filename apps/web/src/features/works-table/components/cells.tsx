@@ -95,7 +95,7 @@ export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string 
   // antd's own step arrows are named in English (Increase Value): ours, named in Chinese, instead.
   return (
     <span className="works-stepper">
-      <button type="button" className="works-icon-button" aria-label="减少订购数量" disabled={!quantity || quantity <= 1} onClick={() => step(-1)}>
+      <button type="button" className="works-icon-button" aria-label="减少数量" disabled={!quantity || quantity <= 1} onClick={() => step(-1)}>
         <MinusOutlined />
       </button>
       <InputNumber
@@ -110,7 +110,7 @@ export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string 
         value={quantity ? quantity : null}
         onChange={(v) => updateWork(uuid, { quantity: typeof v === 'number' ? v : 0 })}
       />
-      <button type="button" className="works-icon-button" aria-label="增加订购数量" disabled={(quantity ?? 0) >= MAX_QUANTITY} onClick={() => step(1)}>
+      <button type="button" className="works-icon-button" aria-label="增加数量" disabled={(quantity ?? 0) >= MAX_QUANTITY} onClick={() => step(1)}>
         <PlusOutlined />
       </button>
     </span>
