@@ -67,12 +67,6 @@ function foreign(texts: readonly string[]): string[] {
   });
 }
 
-/** Makes an option of product details chosen (a click on a chosen one would deselect it). */
-async function choose(details: Locator, option: RegExp): Promise<void> {
-  const button = details.getByRole('button', { name: option });
-  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-}
-
 describe('the batch upload page', () => {
   let server: RunningServer;
   let browser: Browser;
