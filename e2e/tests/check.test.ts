@@ -40,6 +40,12 @@ const rowOf = (page: Page, name: string): Locator =>
 const entryOf = (page: Page, name: string): Locator =>
   page.getByRole('list', { name: '文件检查' }).locator(`[role="listitem"][aria-label="${name}"]:not([data-status="success"])`);
 
+/** Makes an option of product details chosen: details open on the SKU marked default, and a click on a chosen option deselects it. */
+async function choose(details: Locator, option: RegExp): Promise<void> {
+  const button = details.getByRole('button', { name: option });
+  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+}
+
 async function toast(page: Page, text: string | RegExp): Promise<void> {
   await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
 }
@@ -171,9 +177,8 @@ describe('choosing products and checking files', () => {
     // 6寸 with 珠光 + 无边框 is not for sale.
     await picker.getByRole('button', { name: '6寸照片冲印' }).click();
     const details = page.getByRole('dialog', { name: '商品详情' });
-    await details.getByText('请选择商品').first().waitFor();
-    await details.getByRole('button', { name: /^珠光/ }).click();
-    await details.getByRole('button', { name: /^无边框/ }).click();
+    await choose(details, /^珠光/);
+    await choose(details, /^无边框/);
     await details.getByTestId('suggested-price').getByText('暂不销售，无法下单').waitFor();
     await details.getByRole('button', { name: '确定' }).click();
     await toast(page, '暂不销售，无法下单');
@@ -183,12 +188,13 @@ describe('choosing products and checking files', () => {
     // A2 海报 in PP背胶 has no price for this customer; the brochure shows its page limits.
     await picker.getByRole('tree').getByText('宣传品', { exact: true }).click();
     await picker.getByRole('button', { name: 'A2海报' }).click();
-    await details.getByRole('button', { name: /^PP背胶/ }).click();
+    await choose(details, /^PP背胶/);
     await details.getByTestId('suggested-price').getByText('暂无').waitFor();
     await details.getByRole('button', { name: '取消' }).click();
     await details.waitFor({ state: 'hidden' });
     await picker.getByRole('button', { name: '企业宣传画册' }).click();
-    await details.getByText('默认20页，最少8页，最多100页').waitFor();
+    // It opens on its default SKU (骑马钉), whose own page limits replace the product's.
+    await details.getByText('默认20页，最少8页，最多48页').waitFor();
     await details.getByText('封面（250g铜版纸）：4页').waitFor();
     await shot(page, 'check-details-brochure');
     // Each component's template downloads under its own name.
@@ -212,8 +218,8 @@ describe('choosing products and checking files', () => {
     // Clicking the chosen option again deselects it, and 留白边 is offered again.
     await details.getByRole('button', { name: /^珠光/ }).click();
     expect(await details.getByRole('button', { name: /^留白边/ }).isDisabled()).toBe(false);
-    await details.getByRole('button', { name: /^光面/ }).click();
-    await details.getByRole('button', { name: /^无边框/ }).click();
+    await choose(details, /^光面/);
+    await choose(details, /^无边框/);
     await details.getByTestId('suggested-price').getByText('¥0.68').waitFor();
     await shot(page, 'check-details-price');
     await details.getByRole('button', { name: '确定' }).click();
@@ -328,8 +334,8 @@ describe('choosing products and checking files', () => {
     await picker.getByRole('button', { name: '搜索' }).click();
     await picker.getByRole('button', { name: '6寸照片冲印' }).click();
     const details = page.getByRole('dialog', { name: '商品详情' });
-    await details.getByRole('button', { name: /^光面/ }).click();
-    await details.getByRole('button', { name: /^无边框/ }).click();
+    await choose(details, /^光面/);
+    await choose(details, /^无边框/);
     await details.getByRole('button', { name: '确定' }).click();
     await row.getByText('异常', { exact: true }).waitFor();
 
@@ -372,7 +378,7 @@ describe('choosing products and checking files', () => {
     await picker.getByRole('button', { name: '搜索' }).click();
     await picker.getByRole('button', { name: 'A3海报' }).click();
     const details = page.getByRole('dialog', { name: '商品详情' });
-    await details.getByRole('button', { name: /^157g铜版纸/ }).click();
+    await choose(details, /^157g铜版纸/);
     await details.getByRole('button', { name: '确定' }).click();
     await toast(page, '文件校验异常');
     await row.getByText('异常', { exact: true }).waitFor();
@@ -394,8 +400,8 @@ describe('choosing products and checking files', () => {
     await picker.getByRole('button', { name: '搜索' }).click();
     await picker.getByRole('button', { name: '5寸照片冲印' }).click();
     const details = page.getByRole('dialog', { name: '商品详情' });
-    await details.getByRole('button', { name: /^光面/ }).click();
-    await details.getByRole('button', { name: /^无边框/ }).click();
+    await choose(details, /^光面/);
+    await choose(details, /^无边框/);
     await details.getByRole('button', { name: '确定' }).click();
     await toast(page, '文件校验成功');
     await row.getByText('分辨率异常').waitFor();

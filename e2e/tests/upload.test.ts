@@ -6,7 +6,9 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import { answerDirectoryPicker, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -34,6 +36,20 @@ function formField(body: Buffer | null, name: string): string | undefined {
   if (!body) return undefined;
   const head = body.subarray(0, 4096).toString('utf8');
   return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(head)?.[1];
+}
+
+/**
+ * Waits for the row of `name` among the last rows: the table is virtual, so rows below its
+ * screenful are not in the page until it is scrolled there.
+ */
+async function lastRow(page: Page, name: string): Promise<void> {
+  await expect.poll(async () => {
+    await page.locator('.ant-table-tbody-virtual-holder').evaluate((el) => {
+      const holder = el as unknown as { scrollTop: number; scrollHeight: number };
+      holder.scrollTop = holder.scrollHeight;
+    });
+    return workRow(page, name).count();
+  }, { timeout: ROWS_TIMEOUT_MS }).toBe(1);
 }
 
 describe('upload and parsing', () => {
@@ -323,6 +339,65 @@ describe('upload and parsing', () => {
       expect(mostFiles).toBe(4);
     } finally {
       await page.unroute('**/api/files/updateFile');
+    }
+  });
+
+  it('rows keep the picked order, natural by name, whichever parse finishes first', async () => {
+    // Picked as DSC_10, DSC_2, DSC_1; DSC_1's upload is held until the other two are rows.
+    const names = ['DSC_10', 'DSC_2', 'DSC_1'];
+    const paths = await Promise.all(names.map(async (name, i) => {
+      const path = join(fx.dir, `${name}.jpg`);
+      await writeFile(path, await labelledJpeg(name, 40 + i * 80));
+      return path;
+    }));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/files/updateFile', async (route) => {
+      if (formField(route.request().postDataBuffer(), 'filePath') === 'DSC_1.jpg') await held;
+      // A failing test unroutes first; the held request is then the page's to drop.
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(paths);
+      await lastRow(page, 'DSC_10');
+      await lastRow(page, 'DSC_2');
+      // The entries are listed in the same order.
+      const entries = await page.getByRole('list', { name: '文件检查' }).getByRole('listitem').evaluateAll((items) =>
+        items.map((i) => (i as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')));
+      expect(entries.filter((n) => n?.startsWith('DSC_'))).toEqual(['DSC_1', 'DSC_2', 'DSC_10']);
+      release();
+      await lastRow(page, 'DSC_1');
+      const rows = await page.getByTestId('work-name').allTextContents();
+      expect(rows.filter((n) => n.startsWith('DSC_'))).toEqual(['DSC_1', 'DSC_2', 'DSC_10']);
+    } finally {
+      release();
+      await page.unroute('**/api/files/updateFile');
+    }
+  });
+
+  it('progress counts bytes as they are sent: a one-chunk photo moves before its answer', async () => {
+    // About 1.1 MB of noise: one chunk. The upload is throttled so that sending it takes seconds.
+    const path = join(fx.dir, '单块照片.jpg');
+    await sharp(randomBytes(1000 * 800 * 3), { raw: { width: 1000, height: 800, channels: 3 } }).jpeg({ quality: 100 }).toFile(path);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(path);
+      const entry = page.getByRole('listitem', { name: '单块照片' });
+      const bar = entry.getByRole('progressbar').first();
+      // Between 0 and 100 while the one chunk is on its way (with chunk counting it stayed 0 until the answer, then left).
+      await expect.poll(async () => {
+        const now = Number(await bar.getAttribute('aria-valuenow', { timeout: 1000 }).catch(() => null));
+        return now > 0 && now < 100;
+      }, { timeout: 30_000 }).toBe(true);
+      // Its bytes so far beside its size.
+      expect(await entry.getByText(/\d+(\.\d)? (KB|MB) \/ 1\.\d MB/).count()).toBe(1);
+      await shot(page, 'upload-progress-mid');
+      await lastRow(page, '单块照片');
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
     }
   });
 });

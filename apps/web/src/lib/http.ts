@@ -201,3 +201,80 @@ export function post<T>(path: string, body?: unknown, options?: RequestOptions<T
 export function postForm<T>(path: string, form: FormData, options?: RequestOptions<T>): Promise<ApiResponse<T>> {
   return request<T>('POST', path, { ...options, body: form });
 }
+
+export interface UploadOptions<T> extends Omit<RequestOptions<T>, 'query' | 'headers'> {
+  /** Bytes of the request body sent so far, and the body's whole length (XMLHttpRequest's upload progress). */
+  onUploadProgress?: (loaded: number, total: number) => void;
+}
+
+/**
+ * POST multipart/form-data through XMLHttpRequest, for the one thing fetch cannot tell: how much
+ * of the request body has been sent (`onUploadProgress`). The rules of `request` hold here too:
+ * the token, 401 → login, network failures and 5xx toasted unless `silent`, other non-2xx thrown
+ * as ApiError with the server's message.
+ */
+export function postFormWithProgress<T>(path: string, form: FormData, options: UploadOptions<T> = {}): Promise<ApiResponse<T>> {
+  const { signal, schema, silent = false, auth = true, onUploadProgress } = options;
+  const fail = (error: ApiError): ApiError => {
+    if (!silent && !error.reported) {
+      hooks.notifyError(error.message);
+      error.reported = true;
+    }
+    return error;
+  };
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = auth ? getToken() : null;
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    if (onUploadProgress) xhr.upload.onprogress = (e) => onUploadProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onabort = () => {
+      settle();
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(fail(new ApiError(0, MSG.networkError, undefined, null)));
+    };
+    xhr.onload = () => {
+      settle();
+      const headers = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      let body: unknown;
+      try {
+        const text = xhr.responseText;
+        body = !text ? undefined : (headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as unknown) : text;
+      } catch {
+        reject(fail(new ApiError(xhr.status, MSG.networkError, undefined, headers)));
+        return;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        const message = serverMessage(body) ?? MSG.networkError;
+        if (xhr.status === 401 && token) {
+          clearToken();
+          hooks.onUnauthorized();
+          reject(new ApiError(401, message, body, headers, true));
+        } else if (xhr.status >= 500) reject(fail(new ApiError(xhr.status, message, body, headers)));
+        else reject(new ApiError(xhr.status, message, body, headers));
+        return;
+      }
+      try {
+        resolve({ data: schema ? schema.parse(body) : (body as T), status: xhr.status, headers });
+      } catch {
+        reject(fail(new ApiError(xhr.status, MSG.networkError, body, headers)));
+      }
+    };
+    xhr.send(form);
+  });
+}

@@ -1,9 +1,9 @@
 import type { OrderLocation } from '@portal/contract/api';
-import { Button, Card, Flex, Space, Typography } from 'antd';
+import { Card, Flex, Space, Typography } from 'antd';
 import { useCallback, useMemo } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine } from '../../features/address/components/AddressLine.tsx';
-import { useFillDefaultAddress } from '../../features/address/hooks/useDefaultAddress.ts';
+import { UnifiedAddressButton } from '../../features/address/components/UnifiedAddressButton.tsx';
 import { useAccount } from '../../features/auth/api/account.ts';
 import { useCustomerHub } from '../../features/auth/api/customer-hub.ts';
 import { recheckWorks } from '../../features/file-check/check-works.ts';
@@ -56,18 +56,11 @@ const onReselect = (uuid: string) => {
   if (row) reselectProduct(row);
 };
 
-function UnifiedAddressButton({ customerHubId, disabled }: { customerHubId: number | undefined; disabled: boolean }) {
-  const { fill, pending } = useFillDefaultAddress(customerHubId);
-  return (
-    <Button
-      disabled={disabled}
-      loading={pending}
-      onClick={() => void fill((location) => updateWorks(() => ({ orderLocations: [location] })))}
-    >
-      统一设置地址
-    </Button>
-  );
-}
+const addressRows = () => worksStore.getState().rows.map((r) => ({ uuid: r.uuid, name: r.articleName, saved: r.orderLocations?.[0] }));
+const applyAddress = (uuids: readonly string[], location: OrderLocation) => {
+  const chosen = new Set(uuids);
+  updateWorks((row) => (chosen.has(row.uuid) ? { orderLocations: [location] } : null));
+};
 
 /**
  * The batch upload order page. It waits for the hub: batchAddressParsing decides the delivery
@@ -101,7 +94,9 @@ export function BatchUploadRoute() {
         title="订单列表"
         extra={
           <Space>
-            {batchAddressParsing && <UnifiedAddressButton customerHubId={customerHubId} disabled={!hasWorks} />}
+            {batchAddressParsing && (
+              <UnifiedAddressButton customerHubId={customerHubId} disabled={!hasWorks} rows={addressRows} apply={applyAddress} />
+            )}
             <SortPhotosButton onRecheck={onRecheck} />
             {/* Clickable with nothing checked: it says 请选择订单. */}
             <SelectProductButton />

@@ -54,3 +54,33 @@ export function trimLocation(l: OrderLocation): OrderLocation {
     address: l.address.trim(),
   };
 }
+
+const ADDRESS_FIELDS = ['contact', 'phone', 'province', 'city', 'district', 'address'] as const;
+
+/** Nothing typed: every field empty or blank. */
+export function isBlankLocation(l: OrderLocation | undefined | null): boolean {
+  return !l || ADDRESS_FIELDS.every((f) => blank(l[f]));
+}
+
+/** The same address as the customer reads it (trimmed fields; the address book id aside). */
+export function sameAddress(a: OrderLocation, b: OrderLocation): boolean {
+  return ADDRESS_FIELDS.every((f) => (a[f] ?? '').trim() === (b[f] ?? '').trim());
+}
+
+export interface AddressTarget {
+  uuid: string;
+  name: string;
+  /** What the row holds now: the editor's text while it is open, else its saved address. */
+  current: OrderLocation | undefined;
+}
+
+/**
+ * 统一设置地址 over rows: those that take `location` without a question (nothing typed, or that
+ * address already), and those where the customer typed another address, which only a yes overwrites.
+ */
+export function planUnifiedAddress(rows: readonly AddressTarget[], location: OrderLocation): { free: AddressTarget[]; typed: AddressTarget[] } {
+  const free: AddressTarget[] = [];
+  const typed: AddressTarget[] = [];
+  for (const row of rows) (isBlankLocation(row.current) || sameAddress(row.current as OrderLocation, location) ? free : typed).push(row);
+  return { free, typed };
+}

@@ -28,7 +28,7 @@ export interface UploadFileState {
   relativePath: string;
   size: number;
   chunkTotal: number;
-  chunksDone: number;
+  /** Bytes sent: acknowledged chunks and what has gone of the chunks in flight (uploader.ts). */
   bytesDone: number;
   status: UploadFileStatus;
   /** Why the file failed, for the customer. */
@@ -123,7 +123,7 @@ export function addUploadItems(newItems: readonly NewUploadItem[]): void {
     for (const item of newItems) {
       let bytesTotal = 0;
       for (const f of item.files) {
-        files[f.id] = { ...f, batchId: item.batchId, itemKey: item.key, chunksDone: 0, bytesDone: 0, status: 'queued' };
+        files[f.id] = { ...f, batchId: item.batchId, itemKey: item.key, bytesDone: 0, status: 'queued' };
         bytesTotal += f.size;
       }
       const sums: Sums = { ...emptySums(), filesTotal: item.files.length, bytesTotal };
@@ -157,6 +157,29 @@ export function patchUploadFile(id: string, patch: Partial<Omit<UploadFileState,
     files[id] = after;
     if (item) items[item.key] = delta(item);
     return { ...s, overall: delta(s.overall), active };
+  });
+}
+
+/**
+ * The bytes sent of many files at once (the uploader's progress, once per frame), in one change
+ * of the state. Only files still being sent take it: a settled file keeps what it settled with.
+ */
+export function setUploadBytes(values: ReadonlyMap<string, number>): void {
+  uploadStore.setState((s) => {
+    const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
+    let overall = s.overall;
+    let changed = false;
+    for (const [id, bytesDone] of values) {
+      const before = files[id];
+      if (!before || before.status !== 'uploading' || before.bytesDone === bytesDone) continue;
+      const delta: Sums = { ...emptySums(), bytesDone: bytesDone - before.bytesDone };
+      files[id] = { ...before, bytesDone };
+      const item = items[before.itemKey];
+      if (item) items[item.key] = addSums(item, delta, 1);
+      overall = addSums(overall, delta, 1);
+      changed = true;
+    }
+    return changed ? { ...s, overall } : s;
   });
 }
 

@@ -51,12 +51,17 @@ export interface UploadContext {
 }
 
 interface Batch extends UploadContext {
+  /** Picks in the order they were made: the first number of its rows' place. */
+  seq: number;
   itemKeys: string[];
+  /** Each item's place in the pick (natural order), kept when other items leave. */
+  itemOrder: ReadonlyMap<string, number>;
   /** True until the summary toast of the current round is shown. */
   summaryPending: boolean;
 }
 
 const batches = new Map<string, Batch>();
+let batchSeq = 0;
 const uploader = createUploader((id) => onFileSettled(id));
 
 // --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
@@ -100,7 +105,8 @@ async function runParse(key: string) {
       fail('没有可下单的图片或PDF文件');
       return;
     }
-    addWorks(result.works.map(workRowOf));
+    // In the pick's order, not in the order the parses finish.
+    addWorks(result.works.map(workRowOf), [batch.seq, batch.itemOrder.get(key) ?? 0]);
     updateCheckEntry(key, {
       status: 'success',
       phase: undefined,
@@ -212,7 +218,13 @@ export function uploadPicked(picked: readonly PickedFile[], context: UploadConte
     });
     newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
   });
-  batches.set(batchId, { ...context, itemKeys: newItems.map((i) => i.key), summaryPending: true });
+  batches.set(batchId, {
+    ...context,
+    seq: batchSeq++,
+    itemKeys: newItems.map((i) => i.key),
+    itemOrder: new Map(newItems.map((item, i) => [item.key, i])),
+    summaryPending: true,
+  });
   addUploadItems(newItems);
   addCheckEntries(
     newItems.map((item) => ({

@@ -19,6 +19,10 @@
  * - the server answers message.status 300 (with the stored path and metadata) for the chunk that
  *   completed the file; when every chunk is acknowledged and no 300 came (the completing answer
  *   was lost), one more chunk is sent: after completion any chunk is answered 300;
+ * - progress counts bytes as they are sent (each request's upload progress), not chunks as they
+ *   are answered; a try that fails gives its bytes back. Progress goes to the store through one
+ *   batcher, once per frame for every file together; a file's settled state is written at once
+ *   and drops its pending progress;
  * - `cancel` aborts the requests in flight and forgets the files; nothing is reported for them.
  */
 import { LIMITS } from '@portal/contract/enums';
@@ -27,7 +31,8 @@ import { isApiError } from '../../lib/http.ts';
 import type { ChunkDone } from './api/types.ts';
 import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { extensionOf } from './lib/pick.ts';
-import { patchUploadFile } from './store.ts';
+import { bytesSent, createBatcher } from './lib/progress.ts';
+import { patchUploadFile, setUploadBytes } from './store.ts';
 
 /** Six: what a browser opens to one host over HTTP/1.1; more would queue and hold up the page's other calls. */
 const REQUESTS_AT_ONCE = 6;
@@ -51,6 +56,8 @@ export interface UploadJob {
 interface Running extends UploadJob {
   chunkTotal: number;
   acknowledged: Set<number>;
+  /** Chunk index → bytes of it sent by the try in flight. */
+  inFlight: Map<number, number>;
   controller: AbortController;
 }
 
@@ -129,6 +136,11 @@ export function createUploader(onSettled: SettledListener) {
   const requests = createSlots(REQUESTS_AT_ONCE);
   const queue: string[] = [];
   const sending = new Set<string>();
+  const progress = createBatcher<number>(setUploadBytes);
+
+  function reportBytes(job: Running) {
+    progress.set(job.id, bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, job.inFlight));
+  }
 
   function fieldsOf(job: Running, chunkIndex: number): ChunkFields {
     return {
@@ -152,21 +164,21 @@ export function createUploader(onSettled: SettledListener) {
     const name = job.relativePath.slice(job.relativePath.lastIndexOf('/') + 1);
     for (let attempt = 0; ; attempt++) {
       const release = await requests.acquire(job.controller.signal);
+      const onProgress = (bytes: number) => {
+        job.inFlight.set(chunkIndex, bytes);
+        reportBytes(job);
+      };
       try {
-        return await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal);
+        return await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal, onProgress);
       } catch (error) {
         if (job.controller.signal.aborted || !isTransient(error) || attempt >= LIMITS.chunkRetries) throw error;
       } finally {
         release();
+        job.inFlight.delete(chunkIndex);
+        reportBytes(job);
       }
       await sleep(FIRST_BACKOFF_MS * 2 ** attempt, job.controller.signal);
     }
-  }
-
-  function bytesAcknowledged(job: Running): number {
-    let bytes = 0;
-    for (const i of job.acknowledged) bytes += Math.min(LIMITS.chunkSize, job.file.size - (i - 1) * LIMITS.chunkSize);
-    return bytes;
   }
 
   async function sendFile(job: Running): Promise<ChunkDone> {
@@ -181,7 +193,7 @@ export function createUploader(onSettled: SettledListener) {
           const answer = await sendWithRetry(job, index);
           job.acknowledged.add(index);
           if (answer.message.status === 300) done = answer.message;
-          patchUploadFile(job.id, { chunksDone: job.acknowledged.size, bytesDone: bytesAcknowledged(job) });
+          reportBytes(job);
         } catch (error) {
           failed = true;
           throw error;
@@ -208,13 +220,15 @@ export function createUploader(onSettled: SettledListener) {
       const result = await sendFile(job);
       if (!jobs.has(id)) return;
       job.holds = undefined;
-      patchUploadFile(id, { status: 'done', result, chunksDone: job.chunkTotal, bytesDone: job.file.size });
+      progress.forget(id);
+      patchUploadFile(id, { status: 'done', result, bytesDone: job.file.size });
       onSettled(id, { ok: true, result });
     } catch (error) {
       if (job.controller.signal.aborted || !jobs.has(id)) return;
       // A refusal carries the server's reason; anything else is the spec's generic upload failure.
       const text = isApiError(error) && !isTransient(error) ? error.message : MSG.uploadFailed;
-      patchUploadFile(id, { status: 'failed', error: text });
+      progress.forget(id);
+      patchUploadFile(id, { status: 'failed', error: text, bytesDone: bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, new Map()) });
       onSettled(id, { ok: false, error: text });
     } finally {
       sending.delete(id);
@@ -233,7 +247,7 @@ export function createUploader(onSettled: SettledListener) {
     /** Queues files; they start as slots free up. */
     add(newJobs: readonly UploadJob[]): void {
       for (const job of newJobs) {
-        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), controller: new AbortController() });
+        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), inFlight: new Map(), controller: new AbortController() });
         queue.push(job.id);
       }
       pump();
@@ -257,6 +271,7 @@ export function createUploader(onSettled: SettledListener) {
       for (const id of doomed) {
         jobs.get(id)?.controller.abort();
         jobs.delete(id);
+        progress.forget(id);
       }
       for (let i = queue.length - 1; i >= 0; i--) if (doomed.has(queue[i] as string)) queue.splice(i, 1);
     },

@@ -3,8 +3,10 @@
  * picker and the file check update them by uuid, the order reads them. Components subscribe to
  * slices with `useWorks(selector)`.
  *
- * Invariants: `rows` holds each uuid once, in the order the works arrived; `selectedKeys` only
- * names rows that exist (removing a row unselects it).
+ * Invariants: `rows` holds each uuid once; `selectedKeys` only names rows that exist (removing a
+ * row unselects it). Rows stand in the order of their place (`addWorks`): picks in the order they
+ * were made, the items of a pick in natural order, the works of an item as the server lists them,
+ * whichever parse finishes first; rows without a place (a restored draft) come before them.
  *
  * Fields of a row and who writes them:
  * - the upload (parse): uuid, articleName, filePath, fileName, files, quantity, pageCount, state 'unmatch';
@@ -102,19 +104,49 @@ export function workRowOf(work: Work): WorkRow {
   };
 }
 
-/** Appends rows; a uuid already present is updated in place instead. */
-export function addWorks(rows: readonly WorkRow[]): void {
+/** Where a row stands: compared number by number; a shorter place that is a prefix comes first. */
+export type RowPlace = readonly number[];
+
+/** The place of each placed row, by uuid; rows absent here have the empty place (first). */
+const places = new Map<string, RowPlace>();
+
+function comparePlaces(a: RowPlace, b: RowPlace): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Adds rows; a uuid already present is updated where it stands instead. With a `place`, the new
+ * rows go where that place falls among the rows (row i of them at [...place, i]), so the rows of
+ * a pick keep the pick's order when the parses of its items finish in another order; without
+ * one they are appended.
+ */
+export function addWorks(rows: readonly WorkRow[], place?: RowPlace): void {
   if (rows.length === 0) return;
   worksStore.setState((s) => {
     const at = new Map(s.rows.map((row, i) => [row.uuid, i]));
     const next = [...s.rows];
+    const fresh: WorkRow[] = [];
     for (const row of rows) {
       const i = at.get(row.uuid);
       if (i === undefined) {
-        at.set(row.uuid, next.length);
-        next.push(row);
-      } else next[i] = { ...next[i], ...row };
+        if (!at.has(row.uuid)) fresh.push(row);
+        at.set(row.uuid, -1);
+      } else if (i >= 0) next[i] = { ...next[i], ...row };
     }
+    if (fresh.length === 0) return { ...s, rows: next };
+    if (!place) {
+      next.push(...fresh);
+      return { ...s, rows: next };
+    }
+    // After the last row whose place is not after ours; looking from the end, as most picks land there.
+    let insertAt = next.length;
+    while (insertAt > 0 && comparePlaces(places.get((next[insertAt - 1] as WorkRow).uuid) ?? [], place) > 0) insertAt--;
+    fresh.forEach((row, i) => places.set(row.uuid, [...place, i]));
+    next.splice(insertAt, 0, ...fresh);
     return { ...s, rows: next };
   });
 }
@@ -139,12 +171,16 @@ export function replaceWork(oldUuid: string, row: WorkRow): void {
     if (i < 0) return s;
     const rows = s.rows.filter((r, j) => j === i || r.uuid !== row.uuid);
     rows[rows.indexOf(s.rows[i] as WorkRow)] = row;
+    const place = places.get(oldUuid);
+    places.delete(oldUuid);
+    if (place) places.set(row.uuid, place);
     return { rows, selectedKeys: s.selectedKeys.map((k) => (k === oldUuid ? row.uuid : k)).filter((k, j, all) => all.indexOf(k) === j) };
   });
 }
 
 export function removeWorks(uuids: readonly string[]): void {
   const doomed = new Set(uuids);
+  for (const uuid of doomed) places.delete(uuid);
   worksStore.setState((s) => {
     if (!s.rows.some((row) => doomed.has(row.uuid))) return s;
     return {
@@ -159,6 +195,7 @@ export function setSelectedWorks(keys: readonly string[]): void {
 }
 
 export function clearWorks(): void {
+  places.clear();
   worksStore.setState({ rows: [], selectedKeys: [] });
 }
 

@@ -4,13 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { addressFailureText, getDefaultAddress } from '../api/default-address.ts';
-import { endAddressEdits } from '../edits.ts';
 import { locationOfCustomer } from '../location.ts';
 
 /**
  * 统一设置地址 (product-spec §2, §5): fetches the hub's default address afresh (the customer may
- * have changed it elsewhere) and hands it to `apply`, which writes it to the rows. Open editors
- * are closed so they do not show what the rows no longer hold. No default address:
+ * have changed it elsewhere) and hands it to `apply`, which decides which rows take it (and closes
+ * their open editors, which would show what the rows no longer hold). No default address:
  * 客户没有设置默认地址; a failed fetch: the server's message or 客户地址获取失败.
  */
 export function useFillDefaultAddress(customerHubId: number | undefined) {
@@ -32,7 +31,6 @@ export function useFillDefaultAddress(customerHubId: number | undefined) {
           void message.warning(MSG.noDefaultAddress);
           return;
         }
-        endAddressEdits();
         apply(locationOfCustomer(found));
       } catch (error) {
         void message.error(addressFailureText(error));

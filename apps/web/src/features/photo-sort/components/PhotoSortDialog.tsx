@@ -6,14 +6,16 @@ import {
   PointerSensor,
   useSensor,
   useSensors,
+  type Announcements,
   type DragEndEvent,
+  type ScreenReaderInstructions,
 } from '@dnd-kit/core';
 import { arrayMove, rectSortingStrategy, SortableContext, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Empty, Flex, Modal, Spin, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { usePreviewImages } from '../../works-table/api/preview-images.ts';
+import { pathOfPreview, usePreviewImages } from '../../works-table/api/preview-images.ts';
 import type { WorkRow } from '../../works-table/store.ts';
 import { sortWorkFiles, type SortWorkFilesAnswer } from '../api/sort-work-files.ts';
 import { isPdfWork } from '../lib/pdf.ts';
@@ -30,15 +32,25 @@ interface Photo {
 }
 
 
-/** The stored path a preview link names: /api/files/preview/<hub>/<path>?… */
-function pathOfPreview(url: string): string | undefined {
-  const m = /\/api\/files\/preview\/\d+\/([^?]+)/.exec(url);
-  if (!m?.[1]) return undefined;
-  try {
-    return m[1].split('/').map(decodeURIComponent).join('/');
-  } catch {
-    return undefined;
-  }
+/** What a screen reader hears while a photo is moved with the keyboard: dnd-kit's default is English. */
+const INSTRUCTIONS: ScreenReaderInstructions = {
+  draggable: '按空格键拿起图片，用方向键移动，再按空格键放下；按 Esc 键取消。',
+};
+
+/**
+ * The announcements of a drag, by the photo's file name and place: an item's id is its stored
+ * path, which dnd-kit would read out (upload/<folderId>/…).
+ */
+function announcementsFor(order: readonly string[], nameOf: (path: string) => string): Announcements {
+  const place = (id: string | number) => `第${order.indexOf(String(id)) + 1}张`;
+  return {
+    onDragStart: ({ active }) => `已拿起图片 ${nameOf(String(active.id))}，当前为${place(active.id)}，共${order.length}张。`,
+    onDragOver: ({ active, over }) =>
+      over ? `图片 ${nameOf(String(active.id))} 移到${place(over.id)}的位置。` : `图片 ${nameOf(String(active.id))} 不在可放下的位置。`,
+    onDragEnd: ({ active, over }) =>
+      over ? `图片 ${nameOf(String(active.id))} 已放在${place(over.id)}。` : `图片 ${nameOf(String(active.id))} 已放下。`,
+    onDragCancel: ({ active }) => `已取消拖动，图片 ${nameOf(String(active.id))} 回到原位。`,
+  };
 }
 
 function SortableTile({ photo, index, onDelete }: { photo: Photo; index: number; onDelete: (path: string) => void }) {
@@ -46,6 +58,7 @@ function SortableTile({ photo, index, onDelete }: { photo: Photo; index: number;
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id: photo.filePath,
     transition: { duration: ANIMATION_MS, easing: 'ease' },
+    attributes: { roleDescription: '可拖动排序的图片' },
   });
   return (
     <div
@@ -162,6 +175,11 @@ export function PhotoSortDialog({ work, onClose, onSaved }: PhotoSortDialogProps
     return order.map((p): Photo => ({ filePath: p, fileName: byPath.get(p)?.fileName ?? p.slice(p.lastIndexOf('/') + 1), url: urls.get(p) }));
   }, [order, previews.data, work?.files]);
 
+  const accessibility = useMemo(() => {
+    const names = new Map(photos.map((p) => [p.filePath, p.fileName]));
+    return { announcements: announcementsFor(order, (path) => names.get(path) ?? '图片'), screenReaderInstructions: INSTRUCTIONS };
+  }, [order, photos]);
+
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
     setOrder((o) => arrayMove(o, o.indexOf(String(active.id)), o.indexOf(String(over.id))));
@@ -212,7 +230,7 @@ export function PhotoSortDialog({ work, onClose, onSaved }: PhotoSortDialogProps
       ) : order.length === 0 ? (
         <Empty description="没有图片" />
       ) : (
-        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={accessibility}>
           <SortableContext items={order} strategy={rectSortingStrategy}>
             <div
               role="list"

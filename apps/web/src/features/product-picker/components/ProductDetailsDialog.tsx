@@ -261,13 +261,18 @@ export function ProductDetailsDialog({ productId, initialConfigId, locked, onClo
   const [selection, setSelection] = useState<Selection>({});
   const [seeded, setSeeded] = useState<string | undefined>();
 
-  // A new product (or a new starting SKU) starts from its SKU's options, or from nothing. Keyed by
-  // id: a refetch brings a new object (fresh template signatures) and must not undo the choice.
-  const seedKey = product ? `${product.id}:${initialConfigId ?? ''}` : undefined;
-  if (product && seedKey !== seeded) {
+  // A new product (or a new starting SKU) starts from the given SKU's options, else from the SKU
+  // marked default (jhiDefault), else from nothing. Keyed by id: a refetch brings a new object
+  // (fresh template signatures) and must not undo the choice. Closing forgets the seed, so the
+  // next opening starts afresh instead of showing a choice the customer cancelled.
+  const seedKey = product && productId !== undefined ? `${product.id}:${initialConfigId ?? ''}` : undefined;
+  if (seedKey !== seeded) {
     setSeeded(seedKey);
-    const initial = product.propertyConfigs.find((c) => c.id === initialConfigId && !c.cancelled);
-    setSelection(pruneSelection(product, selectionOf(product, initial)));
+    if (product && seedKey !== undefined) {
+      const live = product.propertyConfigs.filter((c) => !c.cancelled);
+      const initial = live.find((c) => c.id === initialConfigId) ?? live.find((c) => c.jhiDefault);
+      setSelection(pruneSelection(product, selectionOf(product, initial)));
+    } else setSelection({});
   }
 
   const config = product ? configOf(product, selection) : undefined;

@@ -1,4 +1,4 @@
-import { ApiError, postForm } from '../../../lib/http.ts';
+import { ApiError, postFormWithProgress } from '../../../lib/http.ts';
 import type { ChunkAnswer } from './types.ts';
 
 /** The fields of one chunk (decisions §3), sent in this order before the part `file`. */
@@ -24,8 +24,16 @@ export interface ChunkFields {
  * POST /api/files/updateFile: one chunk. Resolves with the answer (message.status 300 when this
  * chunk completed the file); a refusal (4xx, {state: 400, message: {error}}) throws an ApiError
  * carrying the server's text. Silent: the uploader decides what to retry and what to show.
+ * `onProgress` hears how many of the chunk's bytes have been sent (the request body's progress,
+ * scaled to the chunk: the fields before it are a few hundred bytes).
  */
-export async function sendChunk(fields: ChunkFields, chunk: Blob, fileName: string, signal?: AbortSignal): Promise<ChunkAnswer> {
+export async function sendChunk(
+  fields: ChunkFields,
+  chunk: Blob,
+  fileName: string,
+  signal?: AbortSignal,
+  onProgress?: (chunkBytesSent: number) => void,
+): Promise<ChunkAnswer> {
   const form = new FormData();
   form.append('identifier', fields.identifier);
   form.append('chunkIndex', String(fields.chunkIndex));
@@ -40,7 +48,10 @@ export async function sendChunk(fields: ChunkFields, chunk: Blob, fileName: stri
   form.append('fetchMeta', 'true');
   form.append('folderId', fields.folderId);
   form.append('file', chunk, fileName);
-  const { data, status, headers } = await postForm<ChunkAnswer>('/api/files/updateFile', form, { signal, silent: true });
+  const onUploadProgress = onProgress
+    ? (loaded: number, total: number) => onProgress(total > 0 ? Math.min(chunk.size, Math.round((chunk.size * loaded) / total)) : 0)
+    : undefined;
+  const { data, status, headers } = await postFormWithProgress<ChunkAnswer>('/api/files/updateFile', form, { signal, silent: true, onUploadProgress });
   const message = (data as { message?: { status?: unknown; error?: unknown } } | undefined)?.message;
   if (data?.state !== 200 || (message?.status !== 200 && message?.status !== 300)) {
     const text = typeof message?.error === 'string' ? message.error : '上传失败';

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from '@portal/contract/enums';
 import { SLICE_MS, yieldToMain } from '../../../lib/yield.ts';
+import { naturalCompare } from './natural-order.ts';
 
 /** A picked file and its path as picked: `photo.jpg`, or `Book1/sub/p01.jpg` inside a folder. */
 export interface PickedFile {
@@ -78,7 +79,11 @@ export function screenFiles(files: readonly PickedFile[]): Screened {
   return out;
 }
 
-/** Groups files by their first path segment, in the order they were picked. */
+/**
+ * Groups files by their first path segment; the items in natural order by name (DSC_0001 before
+ * DSC_0003 before DSC_0010, as the server orders files), each item's files as they were picked.
+ * The order of a pick is the order of its upload, of its entries and of its rows.
+ */
 export function groupByTopLevel(files: readonly PickedFile[]): UploadItem[] {
   const items = new Map<string, UploadItem>();
   for (const picked of files) {
@@ -91,7 +96,7 @@ export function groupByTopLevel(files: readonly PickedFile[]): UploadItem[] {
     }
     item.files.push(picked);
   }
-  return [...items.values()];
+  return [...items.values()].sort((a, b) => naturalCompare(a.name, b.name));
 }
 
 /** The name a customer recognises an item by: the folder, or the file without its extension. */

@@ -32,3 +32,33 @@ export function usePreviewImages(filePath: string | undefined) {
     retry: false,
   });
 }
+
+/** The stored path a preview link names (/api/files/preview/<hub>/<path>?…), or undefined. */
+export function pathOfPreview(url: string): string | undefined {
+  const m = /\/api\/files\/preview\/\d+\/([^?]+)/.exec(url);
+  if (!m?.[1]) return undefined;
+  try {
+    return m[1].split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The previews of a work's own files, in the work's order (each PDF's pages as the server lists
+ * them). The server lists whatever is stored under the work's folder, in natural order: after a
+ * sort that is the old order, and a photo the sort left out is still stored there.
+ */
+export function previewsInWorkOrder(images: readonly PreviewImage[], files: readonly { filePath: string }[]): PreviewImage[] {
+  const byPath = new Map<string, PreviewImage[]>();
+  for (const img of images) {
+    const path = pathOfPreview(img.relativeUrl || img.url);
+    if (path === undefined) continue;
+    const list = byPath.get(path);
+    if (list) list.push(img);
+    else byPath.set(path, [img]);
+  }
+  // Links of another shape: nothing to match them with, show them as they came.
+  if (byPath.size === 0 || files.length === 0) return [...images];
+  return files.flatMap((f) => byPath.get(f.filePath) ?? []);
+}

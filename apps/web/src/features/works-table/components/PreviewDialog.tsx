@@ -1,6 +1,7 @@
 import { Button, Empty, Flex, Image, Modal, Result, Spin, Typography, theme } from 'antd';
+import { useMemo } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { usePreviewImages } from '../api/preview-images.ts';
+import { previewsInWorkOrder, usePreviewImages } from '../api/preview-images.ts';
 import type { WorkRow } from '../store.ts';
 
 const THUMB = 150;
@@ -11,10 +12,12 @@ export interface PreviewDialogProps {
   onClose: () => void;
 }
 
-/** 预览: every image and PDF page of a work, as the server renders them. */
+/** 预览: every image and PDF page of a work, in the work's order (after a sort: the new one), as the server renders them. */
 export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
   const { token } = theme.useToken();
   const images = usePreviewImages(work?.filePath);
+  const files = work?.files;
+  const shown = useMemo(() => (images.data ? previewsInWorkOrder(images.data, files ?? []) : []), [images.data, files]);
 
   let body;
   if (images.isPending) {
@@ -26,7 +29,7 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
     );
   } else if (images.isError) {
     body = <Result status="warning" title="预览图加载失败" subTitle={errorMessage(images.error)} />;
-  } else if (images.data.length === 0) {
+  } else if (shown.length === 0) {
     body = <Empty description="暂无预览图" style={{ padding: '48px 0' }} />;
   } else {
     body = (
@@ -42,7 +45,7 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
             paddingRight: 4,
           }}
         >
-          {images.data.map((img) => (
+          {shown.map((img) => (
             <figure key={img.relativeUrl || img.url} style={{ margin: 0, minWidth: 0 }}>
               <div
                 style={{
@@ -88,9 +91,9 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
       destroyOnHidden
       footer={<Button onClick={onClose}>关闭</Button>}
     >
-      {images.data && images.data.length > 0 && (
+      {shown.length > 0 && (
         <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
-          共{images.data.length}张
+          共{shown.length}张
         </Typography.Paragraph>
       )}
       {body}

@@ -96,7 +96,13 @@ export function WorksTable({ renderAddress, onReselect, height = 560 }: WorksTab
         rowSelection={{
           columnWidth: 48,
           selectedRowKeys: selectedKeys as string[],
-          renderCell: (checked, _row, _index, node) => <DeferredCheckbox checked={checked}>{node}</DeferredCheckbox>,
+          renderCell: (checked, row, _index, node) => (
+            <DeferredCheckbox uuid={row.uuid} checked={checked}>
+              {node}
+            </DeferredCheckbox>
+          ),
+          // antd names it Select all.
+          getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
           onChange: (keys) => setSelectedWorks(keys.map(String)),
         }}
         expandable={

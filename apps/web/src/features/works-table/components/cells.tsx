@@ -1,7 +1,7 @@
 import type { WorkState } from '@portal/contract/enums';
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
 import { InputNumber, Switch } from 'antd';
-import { memo, useDeferredValue, type ReactNode } from 'react';
+import { cloneElement, isValidElement, memo, useDeferredValue, type ReactNode } from 'react';
 import { rowByUuid, updateWork, useWorks, type WorkRow } from '../store.ts';
 
 /**
@@ -27,10 +27,15 @@ export function useControlsReady(): boolean {
   return useDeferredValue(true, false);
 }
 
-/** The row's check box (antd's, from rowSelection.renderCell), after a lookalike. */
-export function DeferredCheckbox({ checked, children }: { checked: boolean; children: ReactNode }) {
+/**
+ * The row's check box (antd's, from rowSelection.renderCell), after a lookalike. It is named after
+ * the work (选择作品 <name>): antd names it in English (Select row 3).
+ */
+export function DeferredCheckbox({ uuid, checked, children }: { uuid: string; checked: boolean; children: ReactNode }) {
   const ready = useControlsReady();
-  return ready ? children : <span className={checked ? 'works-ph-checkbox works-ph-on' : 'works-ph-checkbox'} aria-hidden />;
+  const name = useRowField(uuid, (r) => r.articleName) ?? '';
+  if (!ready) return <span className={checked ? 'works-ph-checkbox works-ph-on' : 'works-ph-checkbox'} aria-hidden />;
+  return isValidElement<{ 'aria-label'?: string }>(children) ? cloneElement(children, { 'aria-label': `选择作品 ${name}` }) : children;
 }
 
 function useRowField<T>(uuid: string, pick: (row: WorkRow) => T): T | undefined {
@@ -74,6 +79,8 @@ export const NameCell = memo(function NameCell({ uuid, onRename }: { uuid: strin
   );
 });
 
+const MAX_QUANTITY = 99999;
+
 export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string }) {
   const quantity = useRowField(uuid, (r) => r.quantity);
   const ready = useControlsReady();
@@ -84,18 +91,29 @@ export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string 
       </span>
     );
   }
+  const step = (by: number) => updateWork(uuid, { quantity: Math.min(MAX_QUANTITY, Math.max(1, (quantity || 0) + by)) });
+  // antd's own step arrows are named in English (Increase Value): ours, named in Chinese, instead.
   return (
-    <InputNumber
-      size="small"
-      aria-label="订购数量"
-      min={1}
-      max={99999}
-      precision={0}
-      style={{ width: 88 }}
-      // 0 is the empty field: the submit check names it (文件的订购数量必须大于0).
-      value={quantity ? quantity : null}
-      onChange={(v) => updateWork(uuid, { quantity: typeof v === 'number' ? v : 0 })}
-    />
+    <span className="works-stepper">
+      <button type="button" className="works-icon-button" aria-label="减少数量" disabled={!quantity || quantity <= 1} onClick={() => step(-1)}>
+        <MinusOutlined />
+      </button>
+      <InputNumber
+        size="small"
+        aria-label="订购数量"
+        controls={false}
+        min={1}
+        max={MAX_QUANTITY}
+        precision={0}
+        style={{ width: 44 }}
+        // 0 is the empty field: the submit check names it (文件的订购数量必须大于0).
+        value={quantity ? quantity : null}
+        onChange={(v) => updateWork(uuid, { quantity: typeof v === 'number' ? v : 0 })}
+      />
+      <button type="button" className="works-icon-button" aria-label="增加数量" disabled={(quantity ?? 0) >= MAX_QUANTITY} onClick={() => step(1)}>
+        <PlusOutlined />
+      </button>
+    </span>
   );
 });
 
