@@ -82,9 +82,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         connectSrc: ["'self'"],
+        // Only for a page that came over https (below): a shop's LAN serves plain http.
+        upgradeInsecureRequests: null,
       },
     },
+    hsts: false,
     crossOriginEmbedderPolicy: false,
+  });
+  // A browser told to upgrade a page served over plain http fetches its scripts over https and shows
+  // nothing; HSTS would lock the LAN address to https. Both go only with a request that came over
+  // https, directly or through a trusted proxy (TRUST_PROXY, X-Forwarded-Proto).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol !== 'https') return;
+    reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string' && !csp.includes('upgrade-insecure-requests')) reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
   });
   await app.register(fastifySwagger, {
     openapi: {

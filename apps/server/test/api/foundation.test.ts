@@ -257,4 +257,16 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
+
+  it('asks for https only of a page that came over https: a shop\'s LAN serves plain http', async () => {
+    // Over plain http a browser on another PC would fetch every script over https and show a blank page.
+    const plain = await t.call('GET', '/login');
+    expect(plain.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(plain.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+    // Behind a TLS proxy (trusted here: TRUST_PROXY=true) the page came over https.
+    const viaTls = await t.call('GET', '/login', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(viaTls.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+    expect(viaTls.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+  });
 });
