@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Account, AuthenticateAnswer, AuthenticateBody, ErrorAnswer, SERVER_MSG } from '@portal/contract';
@@ -11,14 +12,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     schema: { tags: ['login'], body: AuthenticateBody, response: { 200: AuthenticateAnswer, 401: ErrorAnswer, 429: ErrorAnswer } },
   }, async (request) => {
     const { username, password } = request.body;
-    const wait = services.loginGuard.retryAfter(request.ip, username);
-    if (wait > 0) throw tooMany(`${SERVER_MSG.tooManyLogins}（${Math.ceil(wait / 60)}分钟后）`);
+    const verdict = await services.loginGuard.check(request.ip, username);
+    if (verdict.retryAfterSeconds > 0) throw tooMany(`${SERVER_MSG.tooManyLogins}（${Math.ceil(verdict.retryAfterSeconds / 60)}分钟后）`);
+    // A login guessed at from many addresses: every try of it waits, its owner's too.
+    if (verdict.slowdownMs > 0) await setTimeout(verdict.slowdownMs);
     const user = await services.accounts.verifyLogin(username, password);
     if (!user) {
-      services.loginGuard.fail(request.ip, username);
+      await services.loginGuard.fail(request.ip, username);
       throw unauthorized(SERVER_MSG.badCredentials);
     }
-    services.loginGuard.succeed(request.ip, username);
+    await services.loginGuard.succeed(request.ip, username);
     return { id_token: signToken(app, user) };
   });
 

@@ -12,7 +12,7 @@ import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
 import { createOrderService } from './orders.ts';
-import { LoginGuard } from './login-guard.ts';
+import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
 import { createTaskService } from './tasks.ts';
@@ -46,7 +46,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     accounts,
     catalogue,
     locations: createLocationService(db),
-    loginGuard: new LoginGuard(config.login.maxFailures, config.login.windowSeconds * 1000),
+    loginGuard: createLoginGuard(db, config.login),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
     uploads: createUploadService({ db, store, urls, config, log }),
     files: createFileService(db, store, orders.isOrdered),

@@ -1,50 +1,62 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { loginFailures } from '../db/schema/index.ts';
+
 /**
- * Counts failed logins per client address and login name within a window. Kept in memory: with several
- * processes each counts its own, which still bounds guessing to maxFailures × processes per window.
+ * Failed logins, counted in the database so that every process of the shop shares them. Keep in mind:
+ * - guesses are limited per login and client address: after `maxFailures` within the window that
+ *   address gets 429 for that login, even with the right password, until the window ends; other
+ *   addresses are not touched, so an attacker can lock out only themselves;
+ * - a login guessed at from many addresses (failures of the login within the window reach
+ *   `maxFailures × ATTACKED_FACTOR`) is slowed down, not locked: every try of it waits `slowdownMs`
+ *   before its answer, and its real owner still gets in;
+ * - a success forgets that address's failures for the login.
  */
-export class LoginGuard {
-  private failures = new Map<string, { count: number; resetAt: number }>();
+const ATTACKED_FACTOR = 4;
 
-  constructor(
-    private maxFailures: number,
-    private windowMs: number,
-    private now: () => number = Date.now,
-  ) {}
+export type LoginVerdict = { retryAfterSeconds: number; slowdownMs: number };
 
-  private key(ip: string, login: string) {
-    return `${ip}\u0000${login.toLowerCase()}`;
-  }
+export function createLoginGuard(db: Db, o: { maxFailures: number; windowSeconds: number; slowdownMs?: number }) {
+  const window = sql.raw(`interval '${Math.floor(o.windowSeconds)} seconds'`);
+  const slowdownMs = o.slowdownMs ?? 1000;
+  const key = (login: string) => login.trim().toLowerCase();
+  let failuresSincePrune = 0;
 
-  /** Seconds until the caller may try again, or 0 when a try is allowed. */
-  retryAfter(ip: string, login: string): number {
-    // Guesses spread over many addresses still count against the login, with a wider allowance.
-    const all = this.failures.get(this.key('*', login));
-    if (all && all.resetAt > this.now() && all.count >= this.maxFailures * 4) return Math.ceil((all.resetAt - this.now()) / 1000);
-    const entry = this.failures.get(this.key(ip, login));
-    if (!entry) return 0;
-    const left = entry.resetAt - this.now();
-    if (left <= 0) {
-      this.failures.delete(this.key(ip, login));
-      return 0;
-    }
-    return entry.count >= this.maxFailures ? Math.ceil(left / 1000) : 0;
-  }
+  return {
+    /** Whether a try of `login` from `address` may go ahead, and how long to hold it first. */
+    async check(address: string, login: string): Promise<LoginVerdict> {
+      const [own, all] = await Promise.all([
+        db.select({ count: loginFailures.count, left: sql<number>`extract(epoch from ${loginFailures.windowStart} + ${window} - now())` })
+          .from(loginFailures)
+          .where(and(eq(loginFailures.login, key(login)), eq(loginFailures.address, address), gt(loginFailures.windowStart, sql`now() - ${window}`))),
+        db.select({ n: sql<number>`coalesce(sum(${loginFailures.count}), 0)::int` }).from(loginFailures)
+          .where(and(eq(loginFailures.login, key(login)), gt(loginFailures.windowStart, sql`now() - ${window}`))),
+      ]);
+      const mine = own[0];
+      const retryAfterSeconds = mine && mine.count >= o.maxFailures ? Math.max(1, Math.ceil(Number(mine.left))) : 0;
+      const attacked = (all[0]?.n ?? 0) >= o.maxFailures * ATTACKED_FACTOR;
+      return { retryAfterSeconds, slowdownMs: attacked ? slowdownMs : 0 };
+    },
 
-  fail(ip: string, login: string) {
-    if (ip !== '*') this.fail('*', login);
-    const k = this.key(ip, login);
-    const entry = this.failures.get(k);
-    if (!entry || entry.resetAt <= this.now()) this.failures.set(k, { count: 1, resetAt: this.now() + this.windowMs });
-    else entry.count += 1;
-    if (this.failures.size > 100_000) this.prune();
-  }
+    async fail(address: string, login: string) {
+      const stale = sql`${loginFailures.windowStart} <= now() - ${window}`;
+      await db.insert(loginFailures).values({ login: key(login), address, count: 1 }).onConflictDoUpdate({
+        target: [loginFailures.login, loginFailures.address],
+        set: {
+          count: sql`case when ${stale} then 1 else ${loginFailures.count} + 1 end`,
+          windowStart: sql`case when ${stale} then now() else ${loginFailures.windowStart} end`,
+        },
+      });
+      // Old windows go now and then, not on every failure.
+      if (++failuresSincePrune >= 100) {
+        failuresSincePrune = 0;
+        await db.delete(loginFailures).where(lt(loginFailures.windowStart, sql`now() - ${window}`));
+      }
+    },
 
-  succeed(ip: string, login: string) {
-    this.failures.delete(this.key(ip, login));
-  }
-
-  private prune() {
-    const t = this.now();
-    for (const [k, v] of this.failures) if (v.resetAt <= t) this.failures.delete(k);
-  }
+    async succeed(address: string, login: string) {
+      await db.delete(loginFailures).where(and(eq(loginFailures.login, key(login)), eq(loginFailures.address, address)));
+    },
+  };
 }
+export type LoginGuard = ReturnType<typeof createLoginGuard>;

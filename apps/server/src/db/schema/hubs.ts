@@ -45,3 +45,14 @@ export const customerLocations = pgTable('customer_locations', {
   address: text('address').notNull(),
   isDefault: boolean('is_default').notNull().default(false),
 }, (t) => [index('customer_locations_hub_idx').on(t.hubId)]);
+
+/**
+ * Failed logins per login and client address within the current window, shared by every process of
+ * the shop (services/login-guard.ts).
+ */
+export const loginFailures = pgTable('login_failures', {
+  login: text('login').notNull(),
+  address: text('address').notNull(),
+  count: integer('count').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.login, t.address] }), index('login_failures_window_idx').on(t.windowStart)]);
