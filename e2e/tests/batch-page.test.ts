@@ -163,6 +163,10 @@ describe('the batch upload page', () => {
       const live = async () => (await page.locator('[aria-live]').allTextContents()).join(' ');
       await expect.poll(live).toContain('图片 c.jpg');
       const during = await screenReaderTexts(page);
+      // An arrow moves the tile only once dnd-kit has measured the tiles and found the one under
+      // the picked tile: it announces that (the tile over itself, 第3张). An arrow pressed before
+      // it is ignored (seen once in a clean-clone run).
+      await expect.poll(live).toContain('图片 c.jpg 移到第3张的位置。');
       // dnd-kit's keyboard sensor listens for the arrows from a task queued when the drag started:
       // a task queued now runs after it.
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
