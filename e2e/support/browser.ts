@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Locator, type Page, type Response } from 'playwright-core';
+import { expect } from 'vitest';
 import { repoRoot } from './server.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -115,4 +116,23 @@ export async function answerDirectoryPicker(page: Page, cdp: CDPSession, target:
     return handle?.name ?? null;
   });
   if (name !== basename(dir)) throw new Error(`the dropped folder gave no directory handle (${String(name)})`);
+}
+
+/**
+ * After a test: closes whatever it left open (dialogs, the topmost first, by their ×; an image
+ * preview or a popconfirm with Esc), so a test that stopped half-way does not leave a modal over
+ * the page for the tests after it.
+ */
+export async function closeLeftovers(page: Page): Promise<void> {
+  const open = page.locator('.ant-modal-wrap:visible, .ant-image-preview-wrap:visible, .ant-image-preview:visible, .ant-popover:visible');
+  for (let i = 0; i < 6; i++) {
+    const before = await open.count();
+    if (before === 0) return;
+    const close = page.locator('.ant-modal-wrap:visible .ant-modal-close').last();
+    const preview = page.locator('.ant-image-preview:visible, .ant-image-preview-wrap:visible, .ant-popover:visible');
+    if ((await preview.count()) === 0 && (await close.count()) > 0) await close.click().catch(() => undefined);
+    else await page.keyboard.press('Escape');
+    // The closing animation ends with the layer hidden.
+    await expect.poll(() => open.count(), { timeout: 2_000 }).toBeLessThan(before).catch(() => undefined);
+  }
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 /** 127×89 mm at 300 dpi: a 5寸 print. */
@@ -103,6 +103,7 @@ describe('the batch upload page', () => {
     });
     afterEach(async (test) => {
       if (test.task.result?.state === 'fail') await shot(page, `batch-page-failed-${test.task.name.slice(0, 16)}`).catch(() => undefined);
+      await closeLeftovers(page);
     });
 
     it('product details open on the SKU marked default, and reopening forgets a cancelled choice', async () => {
@@ -215,6 +216,7 @@ describe('the batch upload page', () => {
     });
     afterEach(async (test) => {
       if (test.task.result?.state === 'fail') await shot(page, `batch-page-failed-${test.task.name.slice(0, 16)}`).catch(() => undefined);
+      await closeLeftovers(page);
     });
 
     it('统一设置地址 asks before overwriting an address typed by hand: 只填写空白地址 keeps it, 全部覆盖 replaces it', async () => {

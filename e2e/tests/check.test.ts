@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialRect, initialZoom, requestRect, resizeRect, rotateLeft, degreesOf } from '../../apps/web/src/features/crop/lib/geometry.ts';
 import { passOf, quantitySummary, withNewFile } from '../../apps/web/src/features/file-check/lib/detail.ts';
 import { configOf, isValueAvailable, pageCountLines, toggleOption } from '../../apps/web/src/features/product-picker/lib/options.ts';
-import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 /** 127×89 mm at 150 dpi: the right size, below the 300 dpi the print asks for. */
@@ -136,6 +136,7 @@ describe('choosing products and checking files', () => {
   afterEach(async (ctx) => {
     // A failing step leaves a picture of the page behind.
     if (ctx.task.result?.state === 'fail') await shot(page, `check-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
+    await closeLeftovers(page);
   });
 
   afterAll(async () => {

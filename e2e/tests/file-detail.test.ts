@@ -11,7 +11,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 /** 127×89 mm at 300 dpi: a 5寸 print. */
@@ -114,13 +114,7 @@ describe('文件详情 and 调整尺寸', () => {
   afterEach(async (ctx) => {
     if (ctx.task.result?.state !== 'fail') return;
     await shot(page, `detail-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
-    // Close whatever dialogs the failed step left open, the topmost first, so the next test starts on the page.
-    for (let i = 0; i < 4; i++) {
-      const close = page.locator('.ant-modal-wrap:visible .ant-modal-close').last();
-      if ((await close.count()) === 0) break;
-      await close.click().catch(() => undefined);
-      await close.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-    }
+    await closeLeftovers(page);
   });
 
   afterAll(async () => {

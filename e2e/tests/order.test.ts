@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { hasTestHook, measureWorksTable } from '../support/works-bench.ts';
 
@@ -159,6 +159,7 @@ describe('the batch order', () => {
     });
     afterEach(async (test) => {
       if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
+      await closeLeftovers(page);
     });
 
     it('rule 3 (no rows) and rule 2 (an upload in progress)', async () => {
@@ -370,6 +371,7 @@ describe('the batch order', () => {
     });
     afterEach(async (test) => {
       if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
+      await closeLeftovers(page);
     });
 
     it('uploads two photos and chooses 5寸照片冲印', async () => {

@@ -5,12 +5,12 @@
  * files are reported; a chunk that keeps failing fails its file, and 重试 sends only that chunk.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { join } from 'node:path';
-import { answerDirectoryPicker, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { answerDirectoryPicker, closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { CORPUS_PDF_PAGES, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
 
@@ -64,6 +64,12 @@ describe('upload and parsing', () => {
     ({ context, page } = await newPage(browser));
     await login(page, server.url, 'demo', 'demo');
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await shot(page, `upload-failed-${ctx.task.name.slice(0, 16)}`).catch(() => undefined);
+    // Nothing a test opened stays over the page for the next one.
+    await closeLeftovers(page);
   });
 
   afterAll(async () => {

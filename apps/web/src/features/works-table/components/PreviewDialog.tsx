@@ -5,6 +5,12 @@ import { previewsInWorkOrder, usePreviewImages } from '../api/preview-images.ts'
 import type { WorkRow } from '../store.ts';
 
 const THUMB = 150;
+/**
+ * The body's height whatever it shows (loading, thumbnails, an error): the dialog and its 关闭
+ * button stay where they are while the images arrive, so a click meant for 关闭 never lands on a
+ * thumbnail that moved under it.
+ */
+const BODY_HEIGHT = '60vh';
 
 export interface PreviewDialogProps {
   /** The work to preview; the dialog is closed when undefined. */
@@ -22,7 +28,7 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
   let body;
   if (images.isPending) {
     body = (
-      <Flex vertical align="center" justify="center" gap={12} style={{ minHeight: 240 }}>
+      <Flex vertical align="center" justify="center" gap={12} style={{ height: '100%' }}>
         <Spin />
         <Typography.Text type="secondary">正在加载预览图…</Typography.Text>
       </Flex>
@@ -40,8 +46,6 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
             display: 'grid',
             gridTemplateColumns: `repeat(auto-fill, minmax(${THUMB}px, 1fr))`,
             gap: 12,
-            maxHeight: '65vh',
-            overflowY: 'auto',
             paddingRight: 4,
           }}
         >
@@ -91,12 +95,11 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
       destroyOnHidden
       footer={<Button onClick={onClose}>关闭</Button>}
     >
-      {shown.length > 0 && (
-        <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
-          共{shown.length}张
-        </Typography.Paragraph>
-      )}
-      {body}
+      {/* The count's line is kept while loading too (a space), so nothing below it moves. */}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
+        {shown.length > 0 ? `共${shown.length}张` : '\u00a0'}
+      </Typography.Paragraph>
+      <div style={{ height: BODY_HEIGHT, overflowY: 'auto' }}>{body}</div>
     </Modal>
   );
 }
