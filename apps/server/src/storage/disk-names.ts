@@ -24,7 +24,9 @@ const MARK = /~[0-9a-f]{16}/;
 const PREFIX_BYTES = 60;
 
 export function keepsItsName(name: string): boolean {
-  return Buffer.byteLength(name) <= NAME_MAX_BYTES && !name.includes('.tmp-') && !MARK.test(name);
+  // A UTF-16 unit is at most 3 bytes in UTF-8: most names need no count of their bytes.
+  const fits = name.length * 3 <= NAME_MAX_BYTES || Buffer.byteLength(name) <= NAME_MAX_BYTES;
+  return fits && !name.includes('.tmp-') && !(name.includes('~') && MARK.test(name));
 }
 
 /** The name one file or folder gets on disk: its own, or a short one made from it. */
@@ -72,12 +74,18 @@ export async function recordName(dir: string, name: string): Promise<void> {
 }
 
 /**
- * The customer's name of a name found in the folder `dir`: itself, or for a short name the one its
- * record holds; null for a record, or for a short name without a whole record (it cannot be named).
+ * The customer's name of a name found in the folder `dir`: itself (at once, without a promise: a
+ * listing asks for every file), or for a short name the one its record holds; null for a record, or
+ * for a short name without a whole record (it cannot be named).
  */
-export async function nameOnDisk(dir: string, onDisk: string): Promise<string | null> {
+export function nameOnDisk(dir: string, onDisk: string): string | null | Promise<string | null> {
+  if (!onDisk.includes('~')) return onDisk;
   if (isNameRecord(onDisk)) return null;
   if (!isShortName(onDisk)) return onDisk;
+  return readName(dir, onDisk);
+}
+
+async function readName(dir: string, onDisk: string): Promise<string | null> {
   const name = await readFile(path.join(dir, recordOf(onDisk)), 'utf8').catch(() => null);
   return name !== null && diskName(name) === onDisk ? name : null;
 }

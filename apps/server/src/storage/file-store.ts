@@ -77,7 +77,7 @@ export const isNameTaken = (err: unknown) => NAME_TAKEN.has((err as NodeJS.Errno
 
 export function createLocalFileStore(filesRoot: string): FileStore {
   const hubRoot = (hubId: number) => path.join(filesRoot, String(hubId));
-  const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), diskPath(cleanRelativePath(rel)));
+  const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), rel, diskPath);
   /** Makes the folders of a file about to be written, with the records of the names that are short on disk. */
   const prepare = async (hubId: number, rel: string) => {
     const target = abs(hubId, rel);
@@ -147,7 +147,8 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         const parts = await Promise.all(entries.map(async (e): Promise<StoredEntry[]> => {
           const p = path.join(dir, e.name);
           if (e.name.includes('.tmp-')) return [];
-          const name = await nameOnDisk(dir, e.name);
+          const known = nameOnDisk(dir, e.name);
+          const name = typeof known === 'object' && known !== null ? await known : known;
           if (name === null) return [];
           const rel = `${relOf}/${name}`;
           if (e.isDirectory()) return [{ path: rel, size: 0, isDirectory: true }, ...(await walk(p, rel))];

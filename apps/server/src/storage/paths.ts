@@ -18,8 +18,9 @@ export function cleanRelativePath(rel: string): string {
   return segments.join('/');
 }
 
-export function resolveUnder(root: string, rel: string): string {
-  const clean = cleanRelativePath(rel);
+/** The absolute path of `rel` under `root`; `onDisk` maps the checked path to the names it has on disk. */
+export function resolveUnder(root: string, rel: string, onDisk: (clean: string) => string = (clean) => clean): string {
+  const clean = onDisk(cleanRelativePath(rel));
   const abs = path.resolve(root, clean);
   if (abs !== root && !abs.startsWith(root + path.sep)) throw badRequest(BAD_PATH_MESSAGE, 'bad-path');
   return abs;
