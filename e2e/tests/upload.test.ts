@@ -2,7 +2,8 @@
  * The file preview area of 批量上传下单 against the real server: a folder of 150 photos, a zip of
  * two folders and a PDF are uploaded in chunks, parsed (long tasks included) and become rows of
  * the order table; 预览 shows the server's images; 删除 removes a row and its files; refused
- * files are reported; a chunk that keeps failing fails its file, and 重试 sends only that chunk.
+ * files are reported; a chunk that keeps failing fails its file, and 重试 sends only that chunk; a
+ * name longer than a file system takes is kept whole.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,16 @@ describe('upload and parsing', () => {
     await workRow(page, '拖入的照片').getByRole('button', { name: '删除' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
     await workRow(page, '拖入的照片').waitFor({ state: 'detached' });
+  });
+
+  it('a file named with 84 Chinese characters (256 bytes, more than a file system takes) becomes a row under its whole name (#19.3)', async () => {
+    const name = '春江潮水连海平海上明月共潮生滟滟随波千万里何处春江无月明江流宛转绕芳甸月照花林皆似霰空里流霜不觉飞汀上白沙看不见江天一色无纤尘皎皎空中孤月轮江畔何人初见月江月何年初照人人生代代无穷已江月年年望相';
+    await page.getByTestId('upload-files-input').setInputFiles({ name: `${name}.jpg`, mimeType: 'image/jpeg', buffer: await labelledJpeg('长', 300) });
+    await lastRow(page, name);
+    await page.locator('.ant-message').getByText('上传成功').first().waitFor();
+    await workRow(page, name).getByRole('button', { name: '删除' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
+    await workRow(page, name).waitFor({ state: 'detached' });
   });
 
   it('上传文件夹 opens the directory picker and uploads the chosen folder, without its system files', async () => {

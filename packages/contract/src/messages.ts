@@ -48,6 +48,10 @@ export const MSG = {
   zipDuplicateName: '压缩包内有同名文件，只保留了第一个',
   zipDuplicateNormalisation: '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个',
 
+  // --- Names as long as the spec allows, in any script (issue #19 item 3): a name never answers 5xx.
+  uploadPathTaken: (path: string) => `文件路径与已上传的文件或文件夹同名，请改名后重新上传：${path}`,
+  zipFileIsFolder: '压缩包内有与文件夹同名的文件，无法保留',
+
   // --- 调整尺寸 and 文件详情 (issue #17 items 4 and 5): the crop and the re-upload report the re-checked result.
   cropPixelsInsufficient: '图片像素不足，裁切后仍不符合尺寸要求',
   cropPassed: '裁切成功，文件校验通过',

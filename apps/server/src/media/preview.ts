@@ -36,9 +36,12 @@ export function previewFileName(pageNumber: number): string {
   return `p${String(pageNumber).padStart(4, '0')}.jpg`;
 }
 
-/** Written beside the target and renamed, so a reader never sees half a JPEG. */
+/**
+ * Written beside the target and renamed, so a reader never sees half a JPEG. The temporary name is
+ * short and its own: the target's name may already be as long as the file system allows.
+ */
 async function writeAtomically(dest: string, write: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.${randomUUID()}.tmp`);
+  const tmp = path.join(path.dirname(dest), `.${randomUUID()}.tmp`);
   try {
     await write(tmp);
     await rename(tmp, dest);

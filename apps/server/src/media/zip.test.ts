@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diskName, nameOnDisk } from '../storage/disk-names.ts';
 import { MediaError } from './errors.ts';
 import { DEFAULT_ZIP_LIMITS, extractZip, readZipEntries, type ZipLimits } from './zip.ts';
 import { corpusPath, row } from './test-corpus.ts';
@@ -215,6 +216,26 @@ describe('names taken twice', () => {
     expect(dropped).toEqual([['a/1.jpg', 'same-name'], ['caf\u00e9.jpg', 'normalisation']]);
     expect(await readFile(path.join(out, 'a/1.jpg'), 'utf8')).toBe('first');
     expect(await readFile(path.join(out, 'caf\u00e9.jpg'), 'utf8')).toBe('nfc');
+  });
+});
+
+describe('names the file system would refuse (issue #19 item 3)', () => {
+  it('writes a name over 255 bytes under its short name with a record, leaves out a file named like a folder and a path over 255 characters, and keeps the rest', async () => {
+    const long = `${'春'.repeat(84)}.jpg`;
+    const deep = `${'层/'.repeat(130)}x.jpg`;
+    const zip = await makeZip('names.zip', [
+      { name: `${long.slice(0, -4)}/${long}`, data: Buffer.from('long') }, { name: 'W/a', data: Buffer.from('file') },
+      { name: 'W/a/b.jpg', data: Buffer.from('b') }, { name: deep }, { name: 'W/c.jpg', data: Buffer.from('c') },
+    ]);
+    const out = path.join(dir, 'names-out');
+    const dropped: Array<[string, string]> = [];
+    const written = await extractZip(zip, out, LIMITS, undefined, undefined, (e, why) => void dropped.push([e.name, why]));
+    expect(written).toEqual([`${long.slice(0, -4)}/${long}`, 'W/a/b.jpg', 'W/c.jpg']);
+    expect(dropped).toEqual([['W/a', 'folder-name'], [deep, 'path-too-long']]);
+    expect(await readFile(path.join(out, diskName(long.slice(0, -4)), diskName(long)), 'utf8')).toBe('long');
+    expect(await nameOnDisk(out, diskName(long.slice(0, -4)))).toBe(long.slice(0, -4));
+    expect(await nameOnDisk(path.join(out, diskName(long.slice(0, -4))), diskName(long))).toBe(long);
+    expect(await readFile(path.join(out, 'W/a/b.jpg'), 'utf8')).toBe('b');
   });
 });
 

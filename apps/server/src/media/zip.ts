@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { crc32, inflateRaw } from 'node:zlib';
 import iconv from 'iconv-lite';
 import yauzl from 'yauzl';
+import { diskName, recordName } from '../storage/disk-names.ts';
 import { MediaError } from './errors.ts';
 
 export interface ZipLimits {
@@ -22,6 +23,8 @@ export interface ZipLimits {
    * text compresses 1000:1 and is harmless. Default 1 MiB.
    */
   ratioMinBytes?: number;
+  /** Longest entry path kept, in characters (the spec's 255); longer ones are left out. */
+  maxPathChars?: number;
 }
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
@@ -29,6 +32,7 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxTotalBytes: 4 * 1024 ** 3,
   maxRatio: 200,
   ratioMinBytes: 1024 ** 2,
+  maxPathChars: 255,
 };
 
 export type ZipNameEncoding = 'utf8-flag' | 'unicode-path-extra' | 'utf8' | 'gbk';
@@ -69,13 +73,16 @@ interface Listed {
 }
 
 /**
- * Why a file entry was left out of the extraction because an earlier one has its name: written
- * twice, or written two ways that NFC makes one (é as one code point and as e + U+0301).
+ * Why an entry was left out of the extraction, while the rest is extracted:
+ * - 'same-name', 'normalisation': an earlier file entry has its name, written the same, or written
+ *   another way that NFC makes one (é as one code point and as e + U+0301); the first is kept;
+ * - 'folder-name': a file named like a folder of the archive (`W/a` beside `W/a/b.jpg`): the folder is kept;
+ * - 'path-too-long': its path is longer than `maxPathChars`.
  */
-export type ZipDuplicate = 'same-name' | 'normalisation';
+export type ZipLeftOut = 'same-name' | 'normalisation' | 'folder-name' | 'path-too-long';
 
-/** Called for each file entry left out because an earlier entry has the same name; the first one is kept. */
-export type OnZipDuplicate = (entry: ZipEntryInfo, why: ZipDuplicate) => void | Promise<void>;
+/** Called for each entry left out of the extraction (ZipLeftOut says why). */
+export type OnZipLeftOut = (entry: ZipEntryInfo, why: ZipLeftOut) => void | Promise<void>;
 
 const UTF8_FLAG = 0x800;
 const S_IFMT = 0o170000;
@@ -294,7 +301,9 @@ const BUFFERED_ENTRY_BYTES = 4 * 1024 * 1024;
  * entries at a time, each to a temporary name beside its target, renamed once complete, so that
  * a reader never sees half a file. Folders are made once each. `onEntry` is called for every
  * entry in order, before it is extracted; `onWritten` after each file is in place (its failure
- * fails the extraction). On failure the files and folders made so far are removed. Returns the
+ * fails the extraction); `onLeftOut` for each entry that is not extracted (ZipLeftOut). Names go
+ * to disk as the file store writes them (storage/disk-names.ts: a name too long for the file
+ * system gets a short one, with its record beside it). On failure the files and folders made so far are removed. Returns the
  * written files' paths, relative to destDir, '/'-separated, in archive order.
  */
 export async function extractZip(
@@ -303,7 +312,7 @@ export async function extractZip(
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   onEntry?: OnZipEntry,
   onWritten?: OnZipWritten,
-  onDuplicate?: OnZipDuplicate,
+  onLeftOut?: OnZipLeftOut,
 ): Promise<string[]> {
   const root = path.resolve(destDir);
   const zipfile = await openZip(zipPath);
@@ -331,6 +340,28 @@ export async function extractZip(
     const listed = await listOpen(zipfile, limits);
     await mkdir(root, { recursive: true });
     folders.set(root, Promise.resolve());
+    const maxChars = limits.maxPathChars ?? DEFAULT_ZIP_LIMITS.maxPathChars ?? Infinity;
+    const tooLong = (info: ZipEntryInfo) => [...info.name].length > maxChars;
+    // Every folder of the entries kept: a file of one of these names cannot be written beside it.
+    const folderNames = new Set<string>();
+    for (const { info, segments } of listed) {
+      if (tooLong(info)) continue;
+      for (let k = 1; k < segments.length; k++) folderNames.add(segments.slice(0, k).join('/'));
+      if (info.isDirectory) folderNames.add(info.name);
+    }
+    // The records of the short names on disk, each written once (in the folder that holds it).
+    const records = new Map<string, Promise<unknown>>();
+    const named = (segments: readonly string[], onDisk: readonly string[]) => Promise.all(segments.map((name, k) => {
+      if (onDisk[k] === name) return undefined;
+      const dir = path.join(root, ...onDisk.slice(0, k));
+      const key = path.join(dir, onDisk[k]!);
+      let made = records.get(key);
+      if (!made) {
+        made = folder(dir).then(() => recordName(dir, name));
+        records.set(key, made);
+      }
+      return made;
+    }));
     const budget = { used: 0, max: limits.maxTotalBytes };
     // File names taken so far (NFC) and how each was written: a later entry of a taken name would
     // overwrite the first (or race it), so it is left out and reported.
@@ -338,21 +369,33 @@ export async function extractZip(
     for (let i = 0; i < listed.length && failure === undefined; i++) {
       const { raw, info, segments, decoded } = listed[i]!;
       if (onEntry && (await onEntry(info, i, listed.length)) === false) continue;
+      if (tooLong(info)) {
+        // A folder is said through its files.
+        if (!info.isDirectory) await onLeftOut?.(info, 'path-too-long');
+        continue;
+      }
       if (!info.isDirectory) {
+        if (folderNames.has(info.name)) {
+          await onLeftOut?.(info, 'folder-name');
+          continue;
+        }
         const first = taken.get(info.name);
         if (first !== undefined) {
-          await onDuplicate?.(info, first === decoded ? 'same-name' : 'normalisation');
+          await onLeftOut?.(info, first === decoded ? 'same-name' : 'normalisation');
           continue;
         }
         taken.set(info.name, decoded);
       }
-      const target = path.resolve(root, ...segments);
+      const onDisk = segments.map(diskName);
+      const target = path.resolve(root, ...onDisk);
       if (!target.startsWith(root + path.sep)) throw new MediaError('zip-slip');
       if (info.isDirectory) {
         await folder(target);
+        await named(segments, onDisk);
         continue;
       }
       const job = folder(path.dirname(target))
+        .then(() => named(segments, onDisk))
         .then(() => writeEntry(zipfile, archive, raw, target, budget))
         .then(async (data) => {
           written[i] = info.name;

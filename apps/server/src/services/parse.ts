@@ -10,7 +10,7 @@ import { notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { readPdfMeta } from '../media/pdf.ts';
-import { extractZip } from '../media/zip.ts';
+import { extractZip, type ZipLeftOut } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { TaskContext } from '../jobs/runner.ts';
@@ -44,6 +44,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) =
   }));
   return out;
 }
+
+/** What the customer is told of a zip entry that was not extracted. */
+const LEFT_OUT: Record<ZipLeftOut, string> = {
+  'same-name': MSG.zipDuplicateName,
+  normalisation: MSG.zipDuplicateNormalisation,
+  'folder-name': MSG.zipFileIsFolder,
+  'path-too-long': MSG.pathTooLong,
+};
 
 /** 压缩包中没有可打印的文件, naming (a few of) the files that were left out and why. */
 function nothingPrintable(left: Unsupported[]): string {
@@ -144,8 +152,8 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const dest = `unzip/${zipPath.split('/')[1]}/${createHash('sha256').update(zipPath).digest('hex').slice(0, 12)}`;
     const marker = `${dest}/.extracted`;
     const read = new Map<string, ImageMeta | Error>();
-    // Entries left out because an earlier one has their name: kept with the extraction (a re-run
-    // after a restart finds the extraction done and must still report them).
+    // Entries left out (an earlier one has their name, a folder has it, the path is too long): kept
+    // with the extraction (a re-run after a restart finds the extraction done and must still report them).
     const duplicatesAt = `${dest}/.duplicates.json`;
     let duplicates: Unsupported[] = [];
     if (!(await store.stat(hubId, marker))) {
@@ -160,7 +168,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         read.set(p, await readImageMeta(store.localPath(hubId, p), { head: data.subarray(0, IMAGE_HEAD_BYTES) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
       }, (entry, why) => {
         const p = `${dest}/${entry.name}`;
-        duplicates.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason: why === 'same-name' ? MSG.zipDuplicateName : MSG.zipDuplicateNormalisation });
+        duplicates.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason: LEFT_OUT[why] });
       });
       await store.write(hubId, duplicatesAt, Buffer.from(JSON.stringify(duplicates)));
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));

@@ -10,7 +10,7 @@ import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
-import type { FileStore, PartFile } from '../storage/file-store.ts';
+import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { FileUrls } from './file-urls.ts';
 
@@ -202,7 +202,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    await part.publish(rel);
+    try {
+      await part.publish(rel);
+    } catch (err) {
+      // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
+      if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
+      throw err;
+    }
     await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, uploadId });
     // The part's folder is of no use now; its removal need not hold up the answer.
     store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));

@@ -4,7 +4,8 @@ import { link, mkdir, open, readdir, rename, rm, rmdir, stat, unlink, type FileH
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { resolveUnder } from './paths.ts';
+import { diskName, diskPath, nameOnDisk, recordName } from './disk-names.ts';
+import { cleanRelativePath, resolveUnder } from './paths.ts';
 
 export type StoredEntry = { path: string; size: number; isDirectory: boolean };
 
@@ -12,6 +13,8 @@ export type StoredEntry = { path: string; size: number; isDirectory: boolean };
  * The hub-scoped file store. Every path is relative to one hub's root; nothing outside it can be named.
  * Local disk now (DATA_DIR/files/<hubId>/…); an object store can implement the same calls.
  * Writes go to a temporary name first and are renamed into place, so a reader never sees half a file.
+ * Paths are the customer's, in any script and up to the spec's length: a name the file system may
+ * refuse is stored under a short name of its own (disk-names.ts), which no caller ever sees.
  */
 export interface FileStore {
   /** Absolute path on local disk, for the media readers (sharp, pdf-lib, yauzl). */
@@ -64,11 +67,29 @@ type SharedPart = { handle: Promise<FileHandle>; users: number; retired: boolean
  */
 const PART_IDLE_MS = 2000;
 
-const tmpName = (p: string) => `${p}.tmp-${randomBytes(6).toString('hex')}`;
+/** A temporary name beside `p`, as short as can be: a name of 255 bytes has no room for a suffix. */
+const tmpName = (p: string) => path.join(path.dirname(p), `.tmp-${randomBytes(6).toString('hex')}`);
+
+/** A file where a folder of the path must be, or a folder where the file must be. */
+const NAME_TAKEN = new Set(['ENOTDIR', 'EISDIR', 'EEXIST']);
+/** Whether a write failed because its path is taken by a file or folder of another kind (the caller's 4xx). */
+export const isNameTaken = (err: unknown) => NAME_TAKEN.has((err as NodeJS.ErrnoException)?.code ?? '');
 
 export function createLocalFileStore(filesRoot: string): FileStore {
   const hubRoot = (hubId: number) => path.join(filesRoot, String(hubId));
-  const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), rel);
+  const abs = (hubId: number, rel: string) => resolveUnder(hubRoot(hubId), rel, diskPath);
+  /** Makes the folders of a file about to be written, with the records of the names that are short on disk. */
+  const prepare = async (hubId: number, rel: string) => {
+    const target = abs(hubId, rel);
+    await mkdir(path.dirname(target), { recursive: true });
+    const names = cleanRelativePath(rel).split('/');
+    let dir = hubRoot(hubId);
+    for (const name of names) {
+      if (diskName(name) !== name) await recordName(dir, name);
+      dir = path.join(dir, diskName(name));
+    }
+    return target;
+  };
   const chunkDir = (hubId: number, key: string) => path.join(filesRoot, '.chunks', String(hubId), key);
   const partFile = (hubId: number, key: string, name: string) => path.join(chunkDir(hubId, key), `${name}.part`);
   // Part files open in this process, shared by the chunks of one file (one open instead of one
@@ -88,7 +109,6 @@ export function createLocalFileStore(filesRoot: string): FileStore {
   };
 
   async function writeAtomic(target: string, data: Readable | Buffer): Promise<number> {
-    await mkdir(path.dirname(target), { recursive: true });
     const tmp = tmpName(target);
     try {
       if (Buffer.isBuffer(data)) {
@@ -108,7 +128,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
 
   return {
     localPath: abs,
-    write: (hubId, rel, data) => writeAtomic(abs(hubId, rel), data),
+    write: async (hubId, rel, data) => writeAtomic(await prepare(hubId, rel), data),
     read: (hubId, rel) => createReadStream(abs(hubId, rel)),
     async stat(hubId, rel) {
       try {
@@ -119,29 +139,30 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       }
     },
     async list(hubId, relDir) {
-      const root = hubRoot(hubId);
-      const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
       // Siblings are read in parallel (a zip's folder holds hundreds of files), in readdir order.
-      async function walk(dir: string): Promise<StoredEntry[]> {
+      // Paths are the customer's: a short name on disk is given back its record's name.
+      async function walk(dir: string, relOf: string): Promise<StoredEntry[]> {
         let entries;
         try { entries = await readdir(dir, { withFileTypes: true }); } catch { return []; }
         const parts = await Promise.all(entries.map(async (e): Promise<StoredEntry[]> => {
           const p = path.join(dir, e.name);
           if (e.name.includes('.tmp-')) return [];
-          if (e.isDirectory()) return [{ path: rel(p), size: 0, isDirectory: true }, ...(await walk(p))];
+          const known = nameOnDisk(dir, e.name);
+          const name = typeof known === 'object' && known !== null ? await known : known;
+          if (name === null) return [];
+          const rel = `${relOf}/${name}`;
+          if (e.isDirectory()) return [{ path: rel, size: 0, isDirectory: true }, ...(await walk(p, rel))];
           if (!e.isFile()) return [];
           const s = await stat(p).catch(() => null);
-          return s ? [{ path: rel(p), size: s.size, isDirectory: false }] : [];
+          return s ? [{ path: rel, size: s.size, isDirectory: false }] : [];
         }));
         return parts.flat();
       }
-      return walk(abs(hubId, relDir));
+      return walk(abs(hubId, relDir), cleanRelativePath(relDir));
     },
     remove: async (hubId, rel) => rm(abs(hubId, rel), { recursive: true, force: true }),
     async move(hubId, from, to) {
-      const dest = abs(hubId, to);
-      await mkdir(path.dirname(dest), { recursive: true });
-      await rename(abs(hubId, from), dest);
+      await rename(abs(hubId, from), await prepare(hubId, to));
     },
     async openPart(hubId, key, name) {
       const file = partFile(hubId, key, name);
@@ -200,11 +221,14 @@ export function createLocalFileStore(filesRoot: string): FileStore {
           // so a claimant that dies here leaves a complete part. A new name is linked in place at
           // once; a name already taken is replaced by a rename of a temporary link over it.
           const dest = abs(hubId, rel);
+          // The records of short names come first: a file on disk is always listed by its name.
+          const named = diskPath(cleanRelativePath(rel)) !== cleanRelativePath(rel);
+          if (named) await prepare(hubId, rel);
           const linkTo = async (name: string) => {
             try {
               await link(file, name);
             } catch (err) {
-              if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+              if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || named) throw err;
               // The folder of the stored file does not exist yet (the first file of a folder).
               await mkdir(path.dirname(dest), { recursive: true });
               await link(file, name);

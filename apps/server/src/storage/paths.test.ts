@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanRelativePath, resolveUnder } from './paths.ts';
 
 describe('relative paths from clients', () => {
-  it.each(['../x', 'a/../../b', '/etc/passwd', 'a\\b', 'C:/x', 'a\0b', '', 'a//b', './a', 'a/.'])('refuses %j', (p) => {
+  it.each(['../x', 'a/../../b', '/etc/passwd', 'a\\b', 'C:/x', 'a\0b', '', 'a//b', './a', 'a/.', 'a\uD800.jpg', '\uDC00b.jpg'])('refuses %j', (p) => {
     expect(() => cleanRelativePath(p)).toThrow('文件路径不合法');
   });
   it('keeps a good path and resolves it under the root', () => {
