@@ -47,6 +47,8 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
   /** Every request the page made, and those that failed. */
   const requested: string[] = [];
   const failed: string[] = [];
+  /** Content-Encoding of each path's answer. */
+  const encodings = new Map<string, Promise<string | null>>();
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-lan-'));
@@ -59,6 +61,7 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
     browser = await launchBrowser({ executablePath: pc.chromium });
     ({ page } = await newPage(browser));
     page.on('request', (req) => void requested.push(req.url()));
+    page.on('response', (res) => void encodings.set(new URL(res.url()).pathname, res.headerValue('content-encoding')));
     page.on('requestfailed', (req) => {
       // A request the page itself gave up (a query superseded) is not a failure of the network.
       if (req.failure()?.errorText !== 'net::ERR_ABORTED') failed.push(`${req.url()} ${req.failure()?.errorText}`);
@@ -128,6 +131,11 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
     const own = `http://${pc.hostAddress}:${server.port}/`;
     expect(requested.filter((url) => !url.startsWith(own) && !/^(data|blob):/.test(url))).toEqual([]);
     expect(failed).toEqual([]);
+    // Chromium asks for brotli only over https: over the LAN the build's gzip copies went out (#19.2).
+    const antd = [...encodings.keys()].find((p) => /^\/assets\/antd-[\w-]+\.js$/.test(p));
+    expect(antd).toBeDefined();
+    expect(await encodings.get(antd as string)).toBe('gzip');
+    expect(await encodings.get('/login')).toBe('gzip');
   });
 });
 
@@ -214,6 +222,8 @@ describe.skipIf(!existsSync(NGINX))('behind nginx terminating TLS', () => {
       expect(document?.status()).toBe(200);
       // The proxy said https (X-Forwarded-Proto) and the portal, trusting it, asks the browser to keep to https.
       const headers = await document?.allHeaders();
+      // Over https Chromium asks for brotli, and nginx passes the build's brotli copy through (#19.2).
+      expect(headers?.['content-encoding']).toBe('br');
       expect(headers?.['content-security-policy']).toContain('upgrade-insecure-requests');
       expect(headers?.['strict-transport-security']).toMatch(/max-age=\d+/);
       const answer = await login(page, httpsUrl, 'demo', 'demo');
