@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -10,7 +11,8 @@ const apiTarget = process.env.PORTAL_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  // precompress: .br and .gz beside each file of dist, served as they are (apps/server app.ts).
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },

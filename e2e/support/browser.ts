@@ -12,14 +12,15 @@ import { repoRoot } from './server.ts';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const artifactsDir = join(repoRoot, 'e2e', 'artifacts');
 
-export async function launchBrowser(): Promise<Browser> {
+/** `executablePath`: something that runs /usr/bin/chromium in another way (e2e/support/other-pc.ts). */
+export async function launchBrowser(options: { executablePath?: string } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `${CHROMIUM_PATH} is missing: apt-get update && apt-get install -y --no-install-recommends chromium fonts-noto-cjk`,
     );
   }
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: options.executablePath ?? CHROMIUM_PATH,
     args: [
       '--headless',
       '--no-sandbox',

@@ -23,10 +23,12 @@ export interface StartServerOptions {
   dataDir?: string;
   /** Port to listen on; a free one by default (pass the old port to restart "the same" server). */
   port?: number;
+  /** Address to listen on (HOST); 127.0.0.1 by default. */
+  host?: string;
 }
 
 export interface RunningServer {
-  /** http://127.0.0.1:<port>, no trailing slash. */
+  /** http://<host>:<port> (127.0.0.1 unless told), no trailing slash. */
   url: string;
   port: number;
   dataDir: string;
@@ -66,7 +68,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = options.port ?? (await freePort());
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'portal-e2e-')));
-  const url = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host}:${port}`;
 
   // Vitest's own variables (NODE_ENV=test, VITEST…) are not the server's business.
   const env: Record<string, string | undefined> = { ...process.env };
@@ -75,7 +78,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   Object.assign(env, {
     PORT: String(port),
-    HOST: '127.0.0.1',
+    HOST: host,
     DATA_DIR: dataDir,
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',

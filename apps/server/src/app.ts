@@ -126,7 +126,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const indexHtml = path.join(config.webDist, 'index.html');
   const spa = existsSync(indexHtml);
   if (spa) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false,
+    // preCompressed: the build's .br or .gz copy (apps/web/precompress.ts) for a browser that accepts
+    // it, with Content-Encoding and Vary: Accept-Encoding; the file itself otherwise. Also for the page
+    // sent by the not-found handler below (reply.sendFile).
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false, preCompressed: true,
       setHeaders: (res, file) => {
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       } });
