@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from './errors.ts';
-import { ptToMm, readPdfMeta, readPdfPageCount } from './pdf.ts';
+import { MAX_PDF_PAGES, ptToMm, readPdfMeta, readPdfPageCount } from './pdf.ts';
 import { corpusPath, manifestPageCount, manifestPdfPages, row, rowsUnder } from './test-corpus.ts';
 
 let dir: string;
@@ -94,10 +94,8 @@ describe('damaged files', () => {
     expect(await readPdfPageCount(corpusPath('pdf/qpdf_append-page-content-damaged.pdf'))).toBe(30);
   });
 
-  it('reads the page of a file without xref or trailer (pdfinfo and qpdf give up; pdf-lib finds the catalog)', async () => {
-    const meta = await readPdfMeta(corpusPath(NO_TRAILER_FILE));
-    // MediaBox [0 0 200 200] is inherited from the Pages node.
-    expect(meta.pageSizes).toEqual([{ widthPt: 200, heightPt: 200, widthMm: 70.6, heightMm: 70.6, box: 'MediaBox', rotate: 0 }]);
+  it('calls a file without xref or trailer damaged (pdf.js, pdfinfo and qpdf cannot open it either)', async () => {
+    await expect(readPdfMeta(corpusPath(NO_TRAILER_FILE))).rejects.toMatchObject({ code: 'damaged', message: '文件破损，无法读取' });
   });
 
   it('answers damaged (never hangs or crashes) for truncated and garbage files', async () => {
@@ -123,6 +121,26 @@ describe('damaged files', () => {
       expect(meta.pages).toBeGreaterThan(0);
     } catch (e) {
       expect(e).toMatchObject({ code: 'damaged' });
+    }
+  });
+
+  it('answers every damaged copy of an encrypted file (pdf.js leaves promises of its own rejected on some)', async () => {
+    const whole = await readFile(corpusPath('pdf/qpdf_enc-R6-owner-password-only.pdf'));
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const file = path.join(dir, 'flipped.pdf');
+    for (let n = 0; n < 40; n++) {
+      const copy = Buffer.from(whole);
+      for (let i = 0; i < 16; i++) {
+        const at = Math.floor(random() * copy.length);
+        copy[at] = copy[at]! ^ (1 + Math.floor(random() * 255));
+      }
+      await writeFile(file, copy);
+      const verdict = await readPdfMeta(file).then(
+        (meta) => `${meta.pages} pages`,
+        (e: unknown) => (e instanceof MediaError ? e.code : `crash: ${String(e)}`),
+      );
+      expect(verdict).toMatch(/^(\d+ pages|damaged|encrypted|wrong-type)$/);
     }
   });
 
@@ -172,6 +190,35 @@ describe('boxes and rotation built by hand', () => {
     expect((await readPdfMeta(file)).pages).toBe(1);
   });
 
+  it('scales by /UserUnit and takes the TrimBox over the MediaBox', async () => {
+    const doc = await PDFDocument.create();
+    const a = doc.addPage([1000, 500]);
+    a.node.set(PDFName.of('UserUnit'), PDFNumber.of(2));
+    const b = doc.addPage([612, 792]);
+    b.setTrimBox(36, 36, 540, 720);
+    const file = path.join(dir, 'user-unit.pdf');
+    await writeFile(file, await doc.save());
+    expect((await readPdfMeta(file)).pageSizes).toEqual([
+      { widthPt: 2000, heightPt: 1000, widthMm: 705.6, heightMm: 352.8, box: 'MediaBox', rotate: 0 },
+      { widthPt: 540, heightPt: 720, widthMm: 190.5, heightMm: 254, box: 'TrimBox', rotate: 0 },
+    ]);
+  });
+
+  it(`refuses more than ${MAX_PDF_PAGES} pages with a clear message`, async () => {
+    // One page listed over and over is that many pages to print (as qpdf counts them).
+    const doc = await PDFDocument.create();
+    doc.addPage([200, 300]);
+    const kids = doc.catalog.Pages().lookup(PDFName.of('Kids')) as PDFArray;
+    const page = kids.get(0);
+    const file = path.join(dir, 'many.pdf');
+    for (let i = 1; i < MAX_PDF_PAGES; i++) kids.push(page);
+    await writeFile(file, await doc.save({ useObjectStreams: false }));
+    expect(await readPdfPageCount(file)).toBe(MAX_PDF_PAGES);
+    kids.push(page);
+    await writeFile(file, await doc.save({ useObjectStreams: false }));
+    await expect(readPdfMeta(file)).rejects.toMatchObject({ code: 'too-large', message: 'PDF页数过多，无法处理' });
+  });
+
   it('converts points to millimetres rounded to 0.1', () => {
     expect(ptToMm(612)).toBe(215.9);
     expect(ptToMm(792)).toBe(279.4);
@@ -179,8 +226,8 @@ describe('boxes and rotation built by hand', () => {
   });
 });
 
-describe('speed', () => {
-  it('skips megabytes of junk in linear time (pdf-lib alone took 50 s for 5 MB)', async () => {
+describe('large and slow files', () => {
+  it('refuses megabytes of junk as damaged (pdf-lib alone took 50 s for 5 MB; pdf.js refuses it first)', async () => {
     const cases: Array<[string, Buffer]> = [
       ['junk-a.pdf', Buffer.alloc(5_000_000, 0x41)],
       ['junk-xref.pdf', Buffer.from('xref\n'.repeat(400_000), 'latin1')],
@@ -189,9 +236,7 @@ describe('speed', () => {
     for (const [name, body] of cases) {
       const file = path.join(dir, name);
       await writeFile(file, Buffer.concat([Buffer.from('%PDF-1.4\n'), body]));
-      const started = performance.now();
       await expect(readPdfMeta(file)).rejects.toMatchObject({ code: 'damaged' });
-      expect(performance.now() - started).toBeLessThan(5000);
     }
   });
 
@@ -201,7 +246,7 @@ describe('speed', () => {
     await expect(readPdfMeta(file, { budgetMs: 1 })).rejects.toMatchObject({ code: 'timeout' });
   });
 
-  it('reads 300 pages with content in well under a second or two', async () => {
+  it('reads 300 pages with content (its time is measured by bench check-pdf)', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     for (let i = 0; i < 300; i++) {
@@ -211,11 +256,8 @@ describe('speed', () => {
     }
     const file = path.join(dir, '300p.pdf');
     await writeFile(file, await doc.save());
-    const started = performance.now();
     const meta = await readPdfMeta(file);
-    const elapsed = performance.now() - started;
     expect(meta.pages).toBe(300);
     expect(meta.pageSizes[0]).toMatchObject({ box: 'TrimBox', widthMm: 290.7, heightMm: 203.7 });
-    expect(elapsed).toBeLessThan(2000);
   });
 });

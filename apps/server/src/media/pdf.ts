@@ -1,23 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import {
-  PDFArray,
-  PDFContext,
-  PDFDict,
-  PDFHexString,
-  PDFInvalidObject,
-  PDFName,
-  PDFNumber,
-  PDFObject,
-  PDFObjectParser,
-  PDFParser,
-  PDFRawStream,
-  PDFRef,
-  PDFString,
-  decodePDFRawStream,
-} from 'pdf-lib';
+import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, ParseSpeeds, type PDFObject } from '@cantoo/pdf-lib';
 import { MediaError } from './errors.ts';
 import { sniffType } from './magic.ts';
-import { checkEmptyUserPassword, decryptStream, type StandardEncryption } from './pdf-crypto.ts';
 
 export type PdfBoxName = 'TrimBox' | 'CropBox' | 'MediaBox';
 
@@ -43,33 +29,15 @@ export const MAX_PDF_PAGES = 10_000;
 const MAX_TREE_NODES = 200_000;
 
 const N = {
-  Root: PDFName.of('Root'),
   Pages: PDFName.of('Pages'),
   Kids: PDFName.of('Kids'),
   Type: PDFName.of('Type'),
   Page: PDFName.of('Page'),
-  ObjStm: PDFName.of('ObjStm'),
   MediaBox: PDFName.of('MediaBox'),
   CropBox: PDFName.of('CropBox'),
   TrimBox: PDFName.of('TrimBox'),
   Rotate: PDFName.of('Rotate'),
   UserUnit: PDFName.of('UserUnit'),
-  N: PDFName.of('N'),
-  First: PDFName.of('First'),
-  Filter: PDFName.of('Filter'),
-  Standard: PDFName.of('Standard'),
-  V: PDFName.of('V'),
-  R: PDFName.of('R'),
-  O: PDFName.of('O'),
-  U: PDFName.of('U'),
-  UE: PDFName.of('UE'),
-  P: PDFName.of('P'),
-  Length: PDFName.of('Length'),
-  EncryptMetadata: PDFName.of('EncryptMetadata'),
-  CF: PDFName.of('CF'),
-  StmF: PDFName.of('StmF'),
-  CFM: PDFName.of('CFM'),
-  Identity: PDFName.of('Identity'),
 } as const;
 
 export function ptToMm(pt: number): number {
@@ -80,223 +48,108 @@ function damaged(cause?: unknown): MediaError {
   return new MediaError('damaged', undefined, cause === undefined ? undefined : { cause });
 }
 
-interface ParserInternals {
-  bytes: { offset(): number; moveTo(offset: number): void };
-  skipWhitespaceAndComments(): void;
-  skipJibberish(): void;
-  parseDocumentSection(): Promise<void>;
-  parseIndirectObject(): Promise<unknown>;
-  parseIndirectObjectHeader(): PDFRef;
-  tryToParseInvalidIndirectObject(): PDFRef;
-  context: PDFContext;
-}
-
-/** The next indirect object header or xref keyword; the lookbehind keeps long digit runs linear. */
-const NEXT_TOKEN = /(?<![0-9])[0-9]+[\0\t\n\f\r ]+[0-9]+[\0\t\n\f\r ]*obj|xref|trailer|startxref/;
-const SCAN_OVERLAP = 64;
-
-/**
- * pdf-lib skips junk between objects one byte at a time, trying (and throwing) an object
- * header parse at every byte: 1 MB of junk took 5 s and 5 MB 50 s. This does the same search
- * with a regular expression over growing windows of the file, so junk costs what reading it
- * costs, and the common case (a token right there) costs a few hundred bytes.
- */
-function fastSkipJibberish(bytes: Uint8Array): (this: ParserInternals) => void {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return function skipJibberish(this: ParserInternals): void {
-    this.skipWhitespaceAndComments();
-    let size = 256;
-    for (let start = this.bytes.offset(); start < buf.length; start += size, size = Math.min(size * 2, 1 << 16)) {
-      const window = buf.toString('latin1', start, Math.min(buf.length, start + size + SCAN_OVERLAP));
-      const m = NEXT_TOKEN.exec(window);
-      if (m && m.index < size) {
-        this.bytes.moveTo(start + m.index);
-        return;
-      }
-    }
-    this.bytes.moveTo(buf.length);
-  };
-}
-
-/** Wall-clock budget for parsing one file, all recovery passes included. */
-export const PDF_PARSE_BUDGET_MS = 20_000;
-
-/**
- * pdf-lib's parser runs synchronously between its own awaits, so a time limit cannot come
- * from outside; instead its per-object steps check the deadline and abort the parse.
- */
-function parse(bytes: Uint8Array, throwOnInvalidObject: boolean, deadline: number): Promise<PDFContext> {
-  const parser = PDFParser.forBytesWithOptions(bytes, Infinity, throwOnInvalidObject);
-  const internals = parser as unknown as ParserInternals;
-  internals.skipJibberish = fastSkipJibberish(bytes);
-  const checkDeadline = () => {
-    if (performance.now() > deadline) throw new MediaError('timeout');
-  };
-  const section = internals.parseDocumentSection.bind(parser);
-  internals.parseDocumentSection = () => {
-    checkDeadline();
-    return section();
-  };
-  const object = internals.parseIndirectObject.bind(parser);
-  internals.parseIndirectObject = () => {
-    checkDeadline();
-    return object();
-  };
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // pdf-lib's own version logs two console.warn lines per object (every object stream of an
-  // encrypted file) and looks for "endobj" a byte at a time; this keeps the object just as it
-  // does, quietly and with a native search.
-  internals.tryToParseInvalidIndirectObject = function tryToParseInvalidIndirectObject(this: ParserInternals) {
-    checkDeadline();
-    if (throwOnInvalidObject) throw new Error('invalid object');
-    const ref = this.parseIndirectObjectHeader();
-    this.skipWhitespaceAndComments();
-    const start = this.bytes.offset();
-    const end = buf.indexOf('endobj', start, 'latin1');
-    if (end < 0) throw new Error('invalid object without endobj');
-    this.bytes.moveTo(end + 'endobj'.length);
-    this.context.assign(ref, PDFInvalidObject.of(bytes.slice(start, end)));
-    return ref;
-  };
-  return parser.parseDocument();
-}
-
-function rethrowTimeout(e: unknown): void {
-  if (e instanceof MediaError && e.code === 'timeout') throw e;
-}
-
-/**
- * pdf-lib reads a file front to back and does not need the xref table, which is what lets it
- * open files with a broken startxref or no trailer at all. A strict pass first; the lenient
- * pass keeps unparsable objects aside (encrypted object streams are restored from them later).
- */
-async function parseContext(bytes: Uint8Array, budgetMs: number): Promise<PDFContext> {
-  const deadline = performance.now() + budgetMs;
-  try {
-    return await parse(bytes, true, deadline);
-  } catch (e) {
-    rethrowTimeout(e);
-  }
-  try {
-    return await parse(bytes, false, deadline);
-  } catch (e) {
-    rethrowTimeout(e);
-    // e.g. "startxref oops": drop the unreadable tail and keep every object before it
-  }
-  const tail = lastIndexOf(bytes, 'startxref');
-  if (tail > 0) {
-    try {
-      return await parse(bytes.subarray(0, tail), false, deadline);
-    } catch (e) {
-      rethrowTimeout(e);
-      throw damaged(e);
-    }
-  }
-  throw damaged();
-}
-
-function lastIndexOf(bytes: Uint8Array, keyword: string): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).lastIndexOf(keyword, undefined, 'latin1');
-}
-
-function bytesOf(obj: PDFObject | undefined): Uint8Array | undefined {
-  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.asBytes();
-  return undefined;
-}
-
 function numberOf(obj: PDFObject | undefined): number | undefined {
   return obj instanceof PDFNumber ? obj.asNumber() : undefined;
 }
 
-function readEncryption(ctx: PDFContext, dict: PDFDict): StandardEncryption | null {
-  if (dict.lookup(N.Filter) !== N.Standard) return null;
-  const v = numberOf(dict.lookup(N.V)) ?? 0;
-  const r = numberOf(dict.lookup(N.R)) ?? 0;
-  const o = bytesOf(dict.lookup(N.O));
-  const u = bytesOf(dict.lookup(N.U));
-  const p = numberOf(dict.lookup(N.P));
-  if (!o || !u || p === undefined) return null;
-  const idArray = ctx.lookup(ctx.trailerInfo.ID);
-  const id0 = idArray instanceof PDFArray ? bytesOf(idArray.lookup(0)) : undefined;
-
-  let streamMethod: StandardEncryption['streamMethod'] = 'RC4';
-  if (v >= 4) {
-    const stmF = dict.lookup(N.StmF);
-    if (stmF === undefined || stmF === N.Identity) streamMethod = 'None';
-    else {
-      const cf = dict.lookup(N.CF);
-      const filter = cf instanceof PDFDict && stmF instanceof PDFName ? cf.lookup(stmF) : undefined;
-      const cfm = filter instanceof PDFDict ? filter.lookup(N.CFM) : undefined;
-      if (cfm === PDFName.of('AESV2')) streamMethod = 'AESV2';
-      else if (cfm === PDFName.of('AESV3')) streamMethod = 'AESV3';
-      else if (cfm === PDFName.of('V2')) streamMethod = 'RC4';
-      else if (cfm === undefined || cfm === PDFName.of('None')) streamMethod = 'None';
-      else return null;
-    }
-  }
-  const encryptMetadata = dict.lookup(N.EncryptMetadata);
-  return {
-    v,
-    r,
-    keyLength: Math.max(5, Math.min(16, Math.floor((numberOf(dict.lookup(N.Length)) ?? 40) / 8))),
-    o,
-    u,
-    ue: bytesOf(dict.lookup(N.UE)),
-    p,
-    id0: id0 ?? new Uint8Array(0),
-    encryptMetadata: encryptMetadata === undefined || encryptMetadata.toString() !== 'false',
-    streamMethod,
-  };
-}
-
-/**
- * Object streams of an encrypted file are themselves encrypted, so pdf-lib keeps them as
- * invalid objects; decrypting them here brings back the catalog and page dicts they hold.
- * Objects already defined outside (e.g. by a later incremental update) are left alone.
- */
-function restoreObjectStreams(ctx: PDFContext, enc: StandardEncryption, fileKey: Buffer): void {
-  for (const [ref, obj] of ctx.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFInvalidObject)) continue;
-    const raw = new Uint8Array(obj.sizeInBytes());
-    obj.copyBytesInto(raw, 0);
-    let stream: PDFObject;
-    try {
-      stream = PDFObjectParser.forBytes(raw, ctx).parseObject();
-    } catch {
-      continue;
-    }
-    if (!(stream instanceof PDFRawStream) || stream.dict.lookup(N.Type) !== N.ObjStm) continue;
-    let decoded: Uint8Array;
-    try {
-      const plain = decryptStream(enc, fileKey, ref.objectNumber, ref.generationNumber, stream.contents);
-      decoded = decodePDFRawStream(PDFRawStream.of(stream.dict, plain)).decode();
-    } catch {
-      continue;
-    }
-    const count = numberOf(stream.dict.lookup(N.N)) ?? 0;
-    const first = numberOf(stream.dict.lookup(N.First)) ?? 0;
-    const header = Buffer.from(decoded.subarray(0, first)).toString('latin1').trim().split(/\s+/).map(Number);
-    for (let i = 0; i < count; i++) {
-      const objectNumber = header[i * 2];
-      const offset = header[i * 2 + 1];
-      if (objectNumber === undefined || offset === undefined || !Number.isInteger(objectNumber) || !Number.isInteger(offset)) break;
-      const target = PDFRef.of(objectNumber, 0);
-      if (ctx.lookup(target) !== undefined) continue;
-      try {
-        ctx.assign(target, PDFObjectParser.forBytes(decoded.subarray(first + offset), ctx).parseObject());
-      } catch {
-        // one bad object must not cost the others
-      }
-    }
-  }
-}
+/** Wall-clock budget for reading one file; a file that takes longer is refused with 'timeout'. */
+export const PDF_PARSE_BUDGET_MS = 20_000;
 
 export interface PdfReadOptions {
   /** Parsing budget in ms; a file that takes longer is refused with 'timeout'. */
   budgetMs?: number;
 }
 
-async function loadPdf(filePath: string, options: PdfReadOptions): Promise<{ ctx: PDFContext; encrypted: boolean }> {
+/** pdf-lib cannot be stopped while it parses (it runs in the server's thread): its time is checked after. */
+function checkDeadline(deadline: number): void {
+  if (performance.now() > deadline) throw new MediaError('timeout');
+}
+
+type OpenAnswer = { ok: true; encrypted: boolean } | { ok: false; name: string; message: string };
+
+let thread: Worker | undefined;
+/** Opening takes milliseconds, so one thread opens one file at a time. */
+const oneAtATime = pLimit(1);
+
+/**
+ * pdf.js opens the file first, in a thread of its own: it tells a file that needs a password
+ * (PasswordException) from one that opens without (owner password only), and it refuses junk and
+ * broken structure quickly (it finds objects through the xref table and rebuilds a broken one in
+ * one pass). pdf-lib, which reads the boxes afterwards, skips junk a byte at a time (1 MB took
+ * 10 s, with the server's thread blocked), so it only ever sees files that pdf.js could open. A file
+ * that pdf.js cannot open within the budget ends the thread (the next file starts another).
+ */
+function openWithPdfJs(bytes: Uint8Array, budgetMs: number): Promise<{ encrypted: boolean; deadline: number }> {
+  return oneAtATime(
+    () =>
+      new Promise((resolve, reject) => {
+        const deadline = performance.now() + budgetMs;
+        if (!thread) {
+          thread = new Worker(new URL('./pdfjs-open.worker.mjs', import.meta.url), { execArgv: [] });
+          // An idle thread does not keep the process alive; a file being opened has its timer.
+          thread.unref();
+        }
+        const t = thread;
+        const settle = (forget: boolean) => {
+          clearTimeout(timer);
+          t.off('message', onMessage).off('error', onEnd).off('exit', onEnd);
+          if (forget && thread === t) thread = undefined;
+        };
+        const onMessage = (a: OpenAnswer) => {
+          settle(false);
+          if (a.ok) resolve({ encrypted: a.encrypted, deadline });
+          else if (a.name === 'PasswordException') reject(new MediaError('encrypted'));
+          else reject(damaged(new Error(`${a.name}: ${a.message}`)));
+        };
+        const onEnd = (e?: unknown) => {
+          settle(true);
+          reject(damaged(e));
+        };
+        const timer = setTimeout(() => {
+          settle(true);
+          void t.terminate();
+          reject(new MediaError('timeout'));
+        }, budgetMs);
+        t.on('message', onMessage).once('error', onEnd).once('exit', onEnd);
+        const copy = new Uint8Array(bytes);
+        t.postMessage(copy, [copy.buffer]);
+      }),
+  );
+}
+
+function lastIndexOf(bytes: Buffer, keyword: string): number {
+  return bytes.lastIndexOf(keyword, undefined, 'latin1');
+}
+
+/**
+ * The page tree through pdf-lib's public API; @cantoo/pdf-lib (a maintained fork of pdf-lib)
+ * decrypts a file whose user password is empty, object streams included. A strict pass first,
+ * then a lenient one that keeps unparsable objects aside, then one without a broken tail
+ * ("startxref oops": every object before it is kept).
+ */
+async function loadDocument(bytes: Buffer): Promise<PDFDocument> {
+  const load = (b: Uint8Array, throwOnInvalidObject: boolean) =>
+    PDFDocument.load(b, { password: '', updateMetadata: false, throwOnInvalidObject, parseSpeed: ParseSpeeds.Fastest });
+  let lastError: unknown;
+  for (const attempt of [
+    () => load(bytes, true),
+    () => load(bytes, false),
+    () => {
+      const tail = lastIndexOf(bytes, 'startxref');
+      if (tail <= 0) throw lastError;
+      return load(bytes.subarray(0, tail), false);
+    },
+  ]) {
+    try {
+      return await attempt();
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  throw damaged(lastError);
+}
+
+async function loadPdf(filePath: string, options: PdfReadOptions): Promise<{ doc: PDFDocument; encrypted: boolean }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(filePath);
@@ -304,17 +157,10 @@ async function loadPdf(filePath: string, options: PdfReadOptions): Promise<{ ctx
     throw damaged(e);
   }
   if (sniffType(bytes.subarray(0, 1029)) !== 'pdf') throw new MediaError('wrong-type');
-  const ctx = await parseContext(bytes, options.budgetMs ?? PDF_PARSE_BUDGET_MS);
-  const encryptObj = ctx.lookup(ctx.trailerInfo.Encrypt);
-  if (encryptObj === undefined) return { ctx, encrypted: false };
-
-  // An /Encrypt we cannot evaluate (public-key handler, unknown revision) is treated as locked.
-  const enc = encryptObj instanceof PDFDict ? readEncryption(ctx, encryptObj) : null;
-  if (!enc) throw new MediaError('encrypted');
-  const check = checkEmptyUserPassword(enc);
-  if (!check.opensWithoutPassword) throw new MediaError('encrypted');
-  restoreObjectStreams(ctx, enc, check.fileKey);
-  return { ctx, encrypted: true };
+  const { encrypted, deadline } = await openWithPdfJs(bytes, options.budgetMs ?? PDF_PARSE_BUDGET_MS);
+  const doc = await loadDocument(bytes);
+  checkDeadline(deadline);
+  return { doc, encrypted };
 }
 
 interface Inherited {
@@ -334,8 +180,8 @@ interface Frame {
  * and pdf-lib count pdfium_bug_1229106); a kid that is its own ancestor is skipped; a kid that
  * does not resolve to a dictionary makes the file damaged.
  */
-function collectPages(ctx: PDFContext): Array<{ page: PDFDict; inherited: Inherited }> {
-  const catalog = ctx.lookup(ctx.trailerInfo.Root);
+function collectPages(doc: PDFDocument): Array<{ page: PDFDict; inherited: Inherited }> {
+  const catalog: unknown = doc.catalog;
   if (!(catalog instanceof PDFDict)) throw damaged();
   const root = catalog.lookup(N.Pages);
   if (!(root instanceof PDFDict)) throw damaged();
@@ -425,13 +271,13 @@ function pageSize(page: PDFDict, inherited: Inherited): PdfPageSize {
 
 /** Page boxes and rotation; content streams are never decoded. */
 export async function readPdfMeta(filePath: string, options: PdfReadOptions = {}): Promise<PdfMeta> {
-  const { ctx, encrypted } = await loadPdf(filePath, options);
-  const pageSizes = collectPages(ctx).map(({ page, inherited }) => pageSize(page, inherited));
+  const { doc, encrypted } = await loadPdf(filePath, options);
+  const pageSizes = collectPages(doc).map(({ page, inherited }) => pageSize(page, inherited));
   return { pages: pageSizes.length, pageSizes, encrypted };
 }
 
 /** Counts the leaves of the page tree rather than trusting /Count, which writers get wrong. */
 export async function readPdfPageCount(filePath: string, options: PdfReadOptions = {}): Promise<number> {
-  const { ctx } = await loadPdf(filePath, options);
-  return collectPages(ctx).length;
+  const { doc } = await loadPdf(filePath, options);
+  return collectPages(doc).length;
 }

@@ -123,12 +123,9 @@ describe('makePdfPagePreviews', () => {
     expect(result.placeholderPages.length).toBeLessThan(4);
   });
 
-  it('previews a file without a trailer through the placeholder', async () => {
+  it('refuses a file without a trailer as damaged (neither pdf.js nor the page reader can open it)', async () => {
     const out = path.join(dir, 'notrailer');
-    const result = await makePdfPagePreviews(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out);
-    expect(result).toEqual({ files: ['p0001.jpg'], placeholderPages: [1] });
-    const { meta } = await jpegInfo(path.join(out, 'p0001.jpg'));
-    expect([meta.width, meta.height]).toEqual([1024, 1024]);
+    await expect(makePdfPagePreviews(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out)).rejects.toMatchObject({ code: 'damaged' });
   });
 
   it('refuses what is not a PDF', async () => {

@@ -406,6 +406,8 @@ export async function extractZip(
         });
       running.add(job);
       void job.finally(() => running.delete(job));
+      // Not p-limit: it would queue every entry at once, and this loop must wait for a free slot
+      // before it reads the next entry (onEntry is called just before an entry is extracted).
       if (running.size >= EXTRACT_CONCURRENCY) await Promise.race(running);
     }
     await Promise.all(running);

@@ -1,4 +1,5 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
 import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { objectPapers, storedFiles, works } from '../db/schema/index.ts';
@@ -30,16 +31,6 @@ const FILE_GONE = '文件不存在，请重新上传';
 const FILE_CONCURRENCY = 4;
 /** Learnt metas stored per UPDATE: one JSON parameter each, bounded so that a huge work does not make one huge statement. */
 const LEARNT_PER_STATEMENT = 500;
-
-/** fn over every item, at most `limit` at a time; the answers in the items' order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
-  }));
-  return out;
-}
 
 /**
  * checkFile: measures a work's files against the chosen SKU's components and stores the outcome with
@@ -99,7 +90,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     const rows = paths.length ? await filesOfWork.execute({ hubId, paths }) : [];
     const byPath = new Map(rows.map((r) => [r.path, r]));
     const learnt: Array<{ id: number; meta: Meta }> = [];
-    const perFile = await mapLimited(files, FILE_CONCURRENCY, async (f): Promise<CheckItem[]> => {
+    const perFile = await pLimit(FILE_CONCURRENCY).map(files, async (f): Promise<CheckItem[]> => {
       const base = { filePath: f.filePath, fileName: f.fileName, folderComponent: f.component };
       const row = byPath.get(f.filePath);
       const kind = kindOf(f.filePath);

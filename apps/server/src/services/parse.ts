@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { and, eq, like, or, sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
 import { MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -31,18 +32,6 @@ const INSERT_BATCH = 500;
 function stableUuid(seed: string) {
   const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
-  return out;
 }
 
 /** What the customer is told of a zip entry that was not extracted. */
@@ -85,7 +74,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const damaged: Unsupported[] = [];
     const fresh: Array<typeof storedFiles.$inferInsert> = [];
     let done = 0;
-    const files = await mapLimit(paths, META_CONCURRENCY, async (p): Promise<ParsedFile | null> => {
+    const files = await pLimit(META_CONCURRENCY).map(paths, async (p): Promise<ParsedFile | null> => {
       const kind = kindOf(p);
       const result = await (async (): Promise<ParsedFile | null> => {
         if (kind !== 'image' && kind !== 'pdf') return { path: p, kind: 'other', width: 0, height: 0, dpi: null, pages: 0 };

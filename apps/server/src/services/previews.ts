@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import pLimit from 'p-limit';
 import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare } from '../domain/works.ts';
@@ -20,18 +21,7 @@ const PREVIEW_CONCURRENCY = 2;
  */
 export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
   const making = new Map<string, Promise<void>>();
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  async function limited<T>(fn: () => Promise<T>): Promise<T> {
-    if (active >= PREVIEW_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  }
+  const limited = pLimit(PREVIEW_CONCURRENCY);
 
   const previewPath = (rel: string, page: number | null) => (page === null ? `.previews/${rel}.jpg` : `.previews/${rel}/p${String(page).padStart(4, '0')}.jpg`);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { eq } from 'drizzle-orm';
 import type { CheckFileAnswer } from '@portal/contract';
 import { storedFiles, works } from '../../src/db/schema/index.ts';

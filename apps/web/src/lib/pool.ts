@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { yieldToMain } from './yield.ts';
 
 /**
@@ -6,15 +7,9 @@ import { yieldToMain } from './yield.ts';
  * thousands of calls are not all handled in one task.
  */
 export async function mapPooled<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, opts: { taskEach?: boolean } = {}): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-      if (opts.taskEach) await yieldToMain();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  return pLimit(limit).map(items, async (item) => {
+    const result = await fn(item);
+    if (opts.taskEach) await yieldToMain();
+    return result;
+  });
 }

@@ -12,7 +12,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, rgb } from 'pdf-lib';
+import { PDFDocument, rgb } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import type { CatalogueComponent, CatalogueProduct } from './catalogue-schema.ts';
 import { formatProblem, parseCatalogueFile } from './import.ts';

@@ -64,7 +64,8 @@ const batches = new Map<string, Batch>();
 let batchSeq = 0;
 const uploader = createUploader((id) => onFileSettled(id));
 
-// --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
+// --- parses, a few at a time: a pick of 2,000 photos is 2,000 items. Not p-limit: an item queued
+// twice is parsed once, and a removed item leaves the queue (p-limit can only clear a whole queue).
 const parseQueue: string[] = [];
 let parsing = 0;
 

@@ -90,7 +90,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** At most `max` holders at a time; a waiter whose signal aborts stops waiting (rejects with its reason). */
+/**
+ * At most `max` holders at a time; a waiter whose signal aborts stops waiting (rejects with its reason).
+ * Not p-limit: a slot is held for one try and released by its holder before the pause that follows,
+ * and one file's waiters leave the queue when that file is cancelled; p-limit holds a slot for a
+ * whole function and can only clear its queue as a whole.
+ */
 function createSlots(max: number) {
   let free = max;
   const waiting: Array<{ take: () => void }> = [];
