@@ -157,7 +157,7 @@ export async function makePlaceholderPreview(
  */
 const RENDER_THREADS = 2;
 /** A worker's JavaScript heap: a page whose parsing needs more ends its thread, not the server. */
-const RENDER_HEAP_MB = 512;
+const RENDER_HEAP_MB = 256;
 
 type RenderAnswer = { outcome: 'rendered'; jpeg: Uint8Array } | { outcome: 'encrypted' | 'no-document' | 'not-rendered' };
 let renderPool: Piscina | undefined;

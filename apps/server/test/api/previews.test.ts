@@ -37,10 +37,14 @@ describe.each(DB_KINDS)('previews on %s', (kind) => {
     expect(res.status).toBe(200);
     return (await res.json()) as PreviewLink[];
   };
-  const jpegSize = async (res: Response) => {
+  /** Size of a page's preview, which shows the page's pale blue fill (a placeholder is grey on white). */
+  const renderedPageSize = async (res: Response) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
-    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const { channels } = await sharp(bytes).stats();
+    expect(channels[2]!.mean - channels[0]!.mean).toBeGreaterThan(5);
+    const meta = await sharp(bytes).metadata();
     return [meta.width, meta.height];
   };
 
@@ -57,8 +61,8 @@ describe.each(DB_KINDS)('previews on %s', (kind) => {
     expect(list).toHaveLength(10_000);
     expect(list[0]!.name).toBe('万页.pdf 第1页');
     // A4 portrait: long side 1024.
-    expect(await jpegSize(await fetch(t.url + list[0]!.url))).toEqual([724, 1024]);
-    expect(await jpegSize(await fetch(t.url + list[9_999]!.url))).toEqual([724, 1024]);
+    expect(await renderedPageSize(await fetch(t.url + list[0]!.url))).toEqual([724, 1024]);
+    expect(await renderedPageSize(await fetch(t.url + list[9_999]!.url))).toEqual([724, 1024]);
     // A page the PDF does not have.
     const beyond = await fetch(t.url + list[0]!.url.replace('page=1&', 'page=10001&'));
     expect(beyond.status).toBe(404);
