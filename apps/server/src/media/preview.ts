@@ -158,6 +158,8 @@ export async function makePlaceholderPreview(
 const RENDER_THREADS = 2;
 /** A worker's JavaScript heap: a page whose parsing needs more ends its thread, not the server. */
 const RENDER_HEAP_MB = 256;
+/** How much lower than the rest of the server a render thread runs (nice(2), Linux: per thread). */
+const RENDER_NICE = 10;
 
 type RenderAnswer = { outcome: 'rendered'; jpeg: Uint8Array } | { outcome: 'encrypted' | 'no-document' | 'not-rendered' };
 let renderPool: Piscina | undefined;
@@ -178,6 +180,8 @@ async function renderOnThread(src: string, pageNumber: number, maxSide: number, 
     maxThreads: RENDER_THREADS,
     idleTimeout: 30_000,
     resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
+    // Below the server's own thread and sharp's: pages wait for the processor, requests do not.
+    niceIncrement: RENDER_NICE,
   });
   const task = { url: pathToFileURL(src).href, pageNumber, maxSide, quality, maxImagePixels: MAX_PAGE_IMAGE_PIXELS, assets: pdfjsAssetDirs() };
   try {
