@@ -22,7 +22,7 @@ import { noiseImage } from '../lib/images.ts';
 import { json, request } from '../lib/http.ts';
 import { memoryOf, settledRss } from '../lib/proc.ts';
 import { startBenchServer, type BenchServer } from '../lib/server.ts';
-import { median, pairedMedians, timed } from '../lib/timing.ts';
+import { median, pairedMedians, timed, type Paired } from '../lib/timing.ts';
 import type { Benchmark } from '../lib/types.ts';
 import { uploadToServer } from '../lib/upload.ts';
 
@@ -76,15 +76,20 @@ async function previewElsewhere(server: BenchServer, link: PreviewLink): Promise
   if (res.status !== 200) throw new Error(`${link.name}: the preview answered ${res.status}`);
 }
 
-/** Page 1's first preview of `big` against that of `small`, each run on a copy never previewed. */
-async function firstPageOne(server: BenchServer, big: Buffer, small: Buffer, runs: number, warmup: number, label: string) {
+/** Copies of `big` and of `small`, each uploaded into a folder of its own: page 1's preview links. */
+async function copies(server: BenchServer, big: Buffer, small: Buffer, count: number, label: string) {
   const bigLinks: PreviewLink[] = [];
   const smallLinks: PreviewLink[] = [];
-  for (let i = 0; i < runs + warmup; i++) {
+  for (let i = 0; i < count; i++) {
     bigLinks.push((await uploadAndList(server, `长文档${label}${i}.pdf`, big))[0]!);
     smallLinks.push((await uploadAndList(server, `短文档${label}${i}.pdf`, small))[0]!);
   }
-  return pairedMedians({ runs, warmup, figure: () => preview(server, bigLinks.shift()!), baseline: () => preview(server, smallLinks.shift()!) });
+  return { bigLinks, smallLinks };
+}
+
+/** Page 1's first preview of the long PDF against that of the short one, each run on a copy never previewed. */
+function firstPageOne(server: BenchServer, c: { bigLinks: PreviewLink[]; smallLinks: PreviewLink[] }, runs: number, warmup: number) {
+  return pairedMedians({ runs, warmup, figure: () => preview(server, c.bigLinks.shift()!), baseline: () => preview(server, c.smallLinks.shift()!) });
 }
 
 const benchmark: Benchmark = {
@@ -106,11 +111,13 @@ const benchmark: Benchmark = {
     const bigBalanced = await makePdf(bigPages, 'balanced');
     const small = await makePdf(10);
     ctx.log(`a ${bigPages}-page PDF (${(big.length / 1e6).toFixed(2)} MB), the same with a balanced page tree, and a 10-page one made`);
+    const flatCopies = await copies(server, big, small, runs + warmup, 'flat');
+    const balancedCopies = await copies(server, bigBalanced, small, runs + warmup, 'balanced');
     const beforeMb = memoryOf(server.pid);
     // VmHWM from here on: the uploads of the long PDFs (their pages measured with pdf-lib) had their own peak.
     writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
-    const flat = await firstPageOne(server, big, small, runs, warmup, 'flat');
-    const balanced = await firstPageOne(server, bigBalanced, small, runs, warmup, 'balanced');
+    const flat = await firstPageOne(server, flatCopies, runs, warmup);
+    const balanced = await firstPageOne(server, balancedCopies, runs, warmup);
     const afterMb = memoryOf(server.pid);
 
     // 3. Hub 2's first JPEG preview while hub 1 floods, against the same on an idle server.
@@ -147,7 +154,7 @@ const benchmark: Benchmark = {
         jpegDuring.push(withFlood);
       }
     }
-    const pageRow = (p: Awaited<ReturnType<typeof firstPageOne>>, tree: string, bytes: Buffer) => ({
+    const pageRow = (p: Paired, tree: string, bytes: Buffer) => ({
       metric: `first preview of page 1, ${bigPages} pages vs 10 (${tree} page tree)`,
       figure: { value: p.figureMs, unit: 'ms' },
       baseline: { value: p.baselineMs, unit: 'ms' },
