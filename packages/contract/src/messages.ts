@@ -75,4 +75,5 @@ export const SERVER_MSG = {
   internal: '服务器内部错误，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
   bodyTooLarge: '请求内容过大',
+  previewCancelled: '预览请求已取消',
 } as const;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfMeta } from './pdf.ts';
-import { makeImagePreview, makePdfPagePreviews, makePlaceholderPreview, previewFileName } from './preview.ts';
+import { makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
 import { corpusPath } from './test-corpus.ts';
 
 let dir: string;
@@ -74,11 +74,22 @@ describe('makeImagePreview', () => {
   });
 });
 
-describe('makePdfPagePreviews', () => {
-  it('renders every page, rotated, long side 1024, named p0001.jpg …', async () => {
+/** Every page's preview, one call a page, as the preview service makes them. */
+async function previewPages(file: string, out: string, pages: number) {
+  const files: string[] = [];
+  const placeholderPages: number[] = [];
+  for (let n = 1; n <= pages; n++) {
+    const { placeholder } = await makePdfPagePreview(file, n, path.join(out, previewFileName(n)));
+    files.push(previewFileName(n));
+    if (placeholder) placeholderPages.push(n);
+  }
+  return { files, placeholderPages };
+}
+
+describe('makePdfPagePreview', () => {
+  it('renders a page, rotated, long side 1024, named p0001.jpg …', async () => {
     const out = path.join(dir, 'boxes');
-    const result = await makePdfPagePreviews(corpusPath('pdf/qpdf_boxes.pdf'), out);
-    expect(result.files).toEqual(Array.from({ length: 8 }, (_, i) => previewFileName(i + 1)));
+    const result = await previewPages(corpusPath('pdf/qpdf_boxes.pdf'), out, 8);
     expect(result.placeholderPages).toEqual([]);
     expect((await readdir(out)).sort()).toEqual(result.files);
     const portrait = await jpegInfo(path.join(out, 'p0001.jpg'));
@@ -91,17 +102,23 @@ describe('makePdfPagePreviews', () => {
     expect(portrait.stats.channels[0]!.min).toBeLessThan(200);
   });
 
+  it('renders only the page asked for', async () => {
+    const out = path.join(dir, 'one-page');
+    await makePdfPagePreview(corpusPath('pdf/qpdf_boxes.pdf'), 5, path.join(out, previewFileName(5)));
+    expect(await readdir(out)).toEqual(['p0005.jpg']);
+  });
+
   it('renders an owner-password-only PDF and refuses one that needs a password', async () => {
-    const result = await makePdfPagePreviews(corpusPath('pdf/qpdf_enc-R6-owner-password-only.pdf'), path.join(dir, 'enc'), { maxPages: 3 });
+    const result = await previewPages(corpusPath('pdf/qpdf_enc-R6-owner-password-only.pdf'), path.join(dir, 'enc'), 3);
     expect(result).toEqual({ files: ['p0001.jpg', 'p0002.jpg', 'p0003.jpg'], placeholderPages: [] });
     await expect(
-      makePdfPagePreviews(corpusPath('pdf/pikepdf_graph-encrypted_pw-user_owner.pdf'), path.join(dir, 'locked')),
+      makePdfPagePreview(corpusPath('pdf/pikepdf_graph-encrypted_pw-user_owner.pdf'), 1, path.join(dir, 'locked', 'p0001.jpg')),
     ).rejects.toMatchObject({ code: 'encrypted' });
   });
 
   it('renders raster pages with their image', async () => {
     const out = path.join(dir, 'raster');
-    await makePdfPagePreviews(corpusPath('pdf/pikepdf_congress_raster.pdf'), out);
+    await makePdfPagePreview(corpusPath('pdf/pikepdf_congress_raster.pdf'), 1, path.join(out, 'p0001.jpg'));
     const { meta, stats } = await jpegInfo(path.join(out, 'p0001.jpg'));
     expect([meta.width, meta.height]).toEqual([674, 1024]);
     expect(stats.channels[0]!.mean).toBeLessThan(250);
@@ -111,8 +128,7 @@ describe('makePdfPagePreviews', () => {
     // pdf.js calls the repeated kid of this page tree circular; pdf-lib and qpdf read 4 pages.
     const out = path.join(dir, 'mixed');
     const file = corpusPath('pdf/pdfium_bug_1229106_mixed_orientation.pdf');
-    const result = await makePdfPagePreviews(file, out);
-    expect(result.files).toHaveLength(4);
+    const result = await previewPages(file, out, 4);
     const meta = await readPdfMeta(file);
     for (let i = 0; i < 4; i++) {
       const { meta: img } = await jpegInfo(path.join(out, result.files[i]!));
@@ -125,11 +141,11 @@ describe('makePdfPagePreviews', () => {
 
   it('refuses a file without a trailer as damaged (neither pdf.js nor the page reader can open it)', async () => {
     const out = path.join(dir, 'notrailer');
-    await expect(makePdfPagePreviews(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out)).rejects.toMatchObject({ code: 'damaged' });
+    await expect(previewPages(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out, 1)).rejects.toMatchObject({ code: 'damaged' });
   });
 
   it('refuses what is not a PDF', async () => {
-    await expect(makePdfPagePreviews(corpusPath('images/pillow_rgb_jfif300.jpg'), path.join(dir, 'nope'))).rejects.toMatchObject({
+    await expect(makePdfPagePreview(corpusPath('images/pillow_rgb_jfif300.jpg'), 1, path.join(dir, 'nope', 'p0001.jpg'))).rejects.toMatchObject({
       code: 'wrong-type',
     });
   });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
 import sharp, { type OutputInfo } from './sharp.ts';
 import { MediaError } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
@@ -15,18 +17,20 @@ export interface PreviewOptions {
 }
 
 export interface PdfPreviewOptions extends PreviewOptions {
-  /** Pages beyond this get no preview; default all. */
-  maxPages?: number;
   /** A page whose rendering takes longer gets a placeholder; default 20 s. */
   pageTimeoutMs?: number;
+  /**
+   * The page's size in points, for its placeholder (the upload stored it). Without it the placeholder's
+   * shape is read with pdf-lib, which parses the whole file.
+   */
+  pageSizePt?: { widthPt: number; heightPt: number };
 }
 
-export interface PdfPreviewResult {
-  /** File names inside destDir, in page order: p0001.jpg, p0002.jpg … */
-  files: string[];
-  /** 1-based numbers of the pages that got a placeholder instead of a rendering. */
-  placeholderPages: number[];
-}
+/**
+ * Images inside a page larger than this (pixels) are left out of its preview: pdf.js decodes an image
+ * whole, about 4 bytes a pixel, whatever the preview's size. 100 MP is an A1 poster at 300 dpi with room.
+ */
+export const MAX_PAGE_IMAGE_PIXELS = 100_000_000;
 
 const DEFAULT_MAX_SIDE = 1024;
 const DEFAULT_QUALITY = 80;
@@ -150,25 +154,18 @@ export async function makePlaceholderPreview(
   });
 }
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-type Canvas = typeof import('@napi-rs/canvas');
-type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
-type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
-type RenderParams = Parameters<PdfPage['render']>[0];
-let pdfjsPromise: Promise<PdfJs> | undefined;
-let canvasPromise: Promise<Canvas> | undefined;
+/**
+ * PDF pages rendered at once: the preview service never asks for more (PREVIEW_CONCURRENCY). Each is
+ * its own worker thread, ended after a while idle so its memory goes back.
+ */
+const RENDER_THREADS = 2;
+/** A worker's JavaScript heap: a page whose parsing needs more ends its thread, not the server. */
+const RENDER_HEAP_MB = 256;
+/** How much lower than the rest of the server a render thread runs (nice(2), Linux: per thread). */
+const RENDER_NICE = 10;
 
-/** Loaded on first use: it is large and only previews need it. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjsPromise;
-}
-
-/** Loaded on the first page rendered, like pdf.js: its native library is tens of megabytes resident. */
-function loadCanvas(): Promise<Canvas> {
-  canvasPromise ??= import('@napi-rs/canvas');
-  return canvasPromise;
-}
+type RenderAnswer = { outcome: 'rendered'; jpeg: Uint8Array } | { outcome: 'encrypted' | 'no-document' | 'not-rendered' };
+let renderPool: Piscina | undefined;
 
 function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string } {
   const require = createRequire(import.meta.url);
@@ -178,112 +175,64 @@ function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmU
   return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      reject(new MediaError('timeout'));
-    }, ms);
+/** Renders one page on the pool's threads; a page over its time has its thread ended. */
+async function renderOnThread(src: string, pageNumber: number, maxSide: number, quality: number, timeoutMs: number): Promise<RenderAnswer> {
+  renderPool ??= new Piscina({
+    filename: new URL('./pdf-render-worker.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: RENDER_THREADS,
+    idleTimeout: 30_000,
+    resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
+    // Below the server's own thread and sharp's: pages wait for the processor, requests do not.
+    niceIncrement: RENDER_NICE,
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  const task = { url: pathToFileURL(src).href, pageNumber, maxSide, quality, maxImagePixels: MAX_PAGE_IMAGE_PIXELS, assets: pdfjsAssetDirs() };
+  try {
+    return (await renderPool.run(task, { signal: AbortSignal.timeout(timeoutMs) })) as RenderAnswer;
+  } catch {
+    // Over its time, or its thread died (out of heap): the page gets a placeholder.
+    return { outcome: 'not-rendered' };
+  }
 }
 
 /**
- * One JPEG per page, rendered with pdf.js. Pages that pdf.js cannot render (pdf-lib may still
- * read their boxes, e.g. a page tree listing a page twice, or a file without a trailer) get a
- * numbered placeholder of the right aspect ratio, so that every page has a preview.
+ * The JPEG of one page, rendered with pdf.js on a worker thread (pdf-render-worker.mjs), which opens the
+ * document for this page and closes it after, reading the file in ranges: the cross-reference data and
+ * what this page needs, not the other pages. A page that pdf.js cannot render (pdf-lib may still read
+ * its boxes, e.g. a page tree listing a page twice, or a file without a trailer) gets a numbered
+ * placeholder of the right aspect ratio, so that every page has a preview.
  */
-export async function makePdfPagePreviews(
+export async function makePdfPagePreview(
   src: string,
-  destDir: string,
-  options: PdfPreviewOptions = {},
-): Promise<PdfPreviewResult> {
-  const type = sniffType(await readHead(src));
-  if (type !== 'pdf') throw new MediaError('wrong-type');
-
-  let meta: PdfMeta | null = null;
-  try {
-    meta = await readPdfMeta(src);
-  } catch (e) {
-    if (e instanceof MediaError && e.code === 'encrypted') throw e;
-  }
-
-  const pdfjs = await loadPdfJs();
-  let doc: PdfDoc | null = null;
-  try {
-    const data = new Uint8Array(await readFile(src));
-    doc = await pdfjs.getDocument({
-      data,
-      ...pdfjsAssetDirs(),
-      cMapPacked: true,
-      isEvalSupported: false,
-      verbosity: 0,
-    }).promise;
-  } catch (e) {
-    if (e instanceof Error && e.name === 'PasswordException') throw new MediaError('encrypted', undefined, { cause: e });
-    if (!meta) throw new MediaError('damaged', undefined, { cause: e });
-  }
-
-  const total = Math.min(meta?.pages ?? doc?.numPages ?? 0, options.maxPages ?? Infinity);
-  if (total === 0) throw new MediaError('damaged');
-  await mkdir(destDir, { recursive: true });
-  const maxSide = options.maxSide ?? DEFAULT_MAX_SIDE;
-  const quality = options.quality ?? DEFAULT_QUALITY;
-  const files: string[] = [];
-  const placeholderPages: number[] = [];
-  try {
-    for (let n = 1; n <= total; n++) {
-      const dest = path.join(destDir, previewFileName(n));
-      let done = false;
-      if (doc && n <= doc.numPages) {
-        done = await renderPage(doc, n, dest, maxSide, quality, options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS);
-      }
-      if (!done) {
-        const size = meta?.pageSizes[n - 1];
-        await makePlaceholderPreview(size?.widthPt ?? 595, size?.heightPt ?? 842, n, dest, { maxSide, quality });
-        placeholderPages.push(n);
-      }
-      files.push(previewFileName(n));
-    }
-  } finally {
-    await doc?.destroy();
-  }
-  return { files, placeholderPages };
-}
-
-async function renderPage(
-  doc: PdfDoc,
   pageNumber: number,
   dest: string,
-  maxSide: number,
-  quality: number,
-  timeoutMs: number,
-): Promise<boolean> {
-  let page: PdfPage | undefined;
-  try {
-    page = await doc.getPage(pageNumber);
-    const { createCanvas } = await loadCanvas();
-    const unit = page.getViewport({ scale: 1 });
-    const scale = maxSide / Math.max(unit.width, unit.height, 1);
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    // pdf.js types its parameters with the DOM canvas; @napi-rs/canvas implements the same API.
-    const task = page.render({
-      canvas: canvas as unknown as RenderParams['canvas'],
-      canvasContext: context as unknown as RenderParams['canvasContext'],
-      viewport,
-    });
-    await withTimeout(task.promise, timeoutMs, () => task.cancel());
-    const jpeg = await canvas.encode('jpeg', quality);
-    await writeAtomically(dest, (tmp) => writeFile(tmp, jpeg));
-    return true;
-  } catch {
-    return false;
-  } finally {
-    page?.cleanup();
+  options: PdfPreviewOptions = {},
+): Promise<{ placeholder: boolean }> {
+  const type = sniffType(await readHead(src));
+  if (type !== 'pdf') throw new MediaError('wrong-type');
+  const maxSide = options.maxSide ?? DEFAULT_MAX_SIDE;
+  const quality = options.quality ?? DEFAULT_QUALITY;
+  await mkdir(path.dirname(dest), { recursive: true });
+
+  const answer = await renderOnThread(src, pageNumber, maxSide, quality, options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS);
+  if (answer.outcome === 'encrypted') throw new MediaError('encrypted');
+  if (answer.outcome === 'rendered') {
+    await writeAtomically(dest, (tmp) => writeFile(tmp, answer.jpeg));
+    return { placeholder: false };
   }
+
+  let size = options.pageSizePt;
+  if (!size) {
+    let meta: PdfMeta | null = null;
+    try {
+      meta = await readPdfMeta(src);
+    } catch (e) {
+      if (e instanceof MediaError && e.code === 'encrypted') throw e;
+      // Neither pdf.js nor pdf-lib reads it: nothing says the page exists.
+      if (answer.outcome === 'no-document') throw new MediaError('damaged', undefined, { cause: e });
+    }
+    size = meta?.pageSizes[pageNumber - 1];
+  }
+  await makePlaceholderPreview(size?.widthPt ?? 595, size?.heightPt ?? 842, pageNumber, dest, { maxSide, quality });
+  return { placeholder: true };
 }

@@ -113,7 +113,10 @@ export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const caller = await request.jwtVerify().then(() => request.user, () => null);
       if (!caller || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
-    const stream = await services.previews.open(hubId, rel, request.query.page ?? null);
+    // The browser gave up on this picture (dialog closed, thumbnail scrolled away): drop its place in line.
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    const stream = await services.previews.open(hubId, rel, request.query.page ?? null, gone.signal);
     return reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=300')
       .header('content-disposition', 'inline').type('image/jpeg').send(stream);
   });

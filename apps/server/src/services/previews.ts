@@ -1,55 +1,111 @@
+import { SERVER_MSG } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
-import pLimit from 'p-limit';
 import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare } from '../domain/works.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { AppError, badRequest, notFound } from '../errors.ts';
+import { MediaError } from '../media/errors.ts';
 import { readPdfPageCount } from '../media/pdf.ts';
-import { makeImagePreview, makePdfPagePreviews } from '../media/preview.ts';
+import { makeImagePreview, makePdfPagePreview, previewFileName } from '../media/preview.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
+import { createFairQueue } from './fair-queue.ts';
 import type { FileUrls } from './file-urls.ts';
 
 export type PreviewImage = { name: string; relativeUrl: string; url: string };
 
-const PREVIEW_CONCURRENCY = 2;
+/** The caller left before its preview was made; nobody reads this answer. */
+const previewCancelled = () => new AppError(503, 'preview-cancelled', SERVER_MSG.previewCancelled);
 
 /**
- * JPEG previews (long side about 1024 px) of images and PDF pages, made on first request and kept
- * under .previews/ beside nothing the customer sees. Making one is deduplicated across concurrent
- * requests and limited so a page of 150 thumbnails cannot starve the server.
+ * Previews made at once, for every hub together. Each is one image or one PDF page: a few hundred
+ * milliseconds of CPU, and a bounded amount of memory (a canvas of 1024 px, the page's images).
+ */
+export const PREVIEW_CONCURRENCY = 2;
+
+type PdfPage = { number: number; size: unknown };
+
+/** Waits for `done`, or rejects when `signal` aborts first. */
+function untilDone(done: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return done;
+  if (signal.aborted) return Promise.reject(previewCancelled());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(previewCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    done.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The page's size in points from the sizes the upload stored (mm, as displayed), for a placeholder. */
+const ptOf = (size: unknown) =>
+  Array.isArray(size) && typeof size[0] === 'number' && typeof size[1] === 'number' ? { widthPt: (size[0] / 25.4) * 72, heightPt: (size[1] / 25.4) * 72 } : undefined;
+
+/**
+ * JPEG previews (long side about 1024 px) of images and PDF pages, made on first request, one page at a
+ * time, and kept under .previews/ beside nothing the customer sees.
+ *
+ * Fair and bounded: every preview to make waits in its hub's queue; the hubs' queues are served in turn,
+ * PREVIEW_CONCURRENCY at a time (createFairQueue), so one customer's 10,000 thumbnails delay another's
+ * photo by a turn, not by 10,000 pages. A request that is given up (its connection closed: the dialog
+ * shut, the thumbnail scrolled away) leaves the queue unless another request waits for the same preview.
+ * Requests for the same preview share one making.
  */
 export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
-  const making = new Map<string, Promise<void>>();
-  const limited = pLimit(PREVIEW_CONCURRENCY);
+  const queue = createFairQueue(PREVIEW_CONCURRENCY);
+  type Making = { done: Promise<void>; waiters: number; stop: AbortController };
+  const making = new Map<string, Making>();
+  const pendingByHub = new Map<number, number>();
 
-  const previewPath = (rel: string, page: number | null) => (page === null ? `.previews/${rel}.jpg` : `.previews/${rel}/p${String(page).padStart(4, '0')}.jpg`);
+  const previewPath = (rel: string, page: number | null) => (page === null ? `.previews/${rel}.jpg` : `.previews/${rel}/${previewFileName(page)}`);
 
-  async function pagesOf(hubId: number, rel: string): Promise<number> {
+  async function pdfMeta(hubId: number, rel: string): Promise<{ pages: number; sizes: unknown[] }> {
     const [row] = await db.select({ meta: storedFiles.meta }).from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
     const pages = row?.meta?.pages;
-    return typeof pages === 'number' ? pages : readPdfPageCount(store.localPath(hubId, rel));
+    const sizes = Array.isArray(row?.meta?.pageSizes) ? (row.meta.pageSizes as unknown[]) : [];
+    return typeof pages === 'number' ? { pages, sizes } : { pages: await readPdfPageCount(store.localPath(hubId, rel)), sizes };
+  }
+
+  /** `page`: a PDF's page, with the size the upload stored (for a placeholder); null for an image. */
+  async function make(hubId: number, rel: string, page: PdfPage | null, target: string) {
+    try {
+      if (page === null) await makeImagePreview(store.localPath(hubId, rel), store.localPath(hubId, target));
+      else await makePdfPagePreview(store.localPath(hubId, rel), page.number, store.localPath(hubId, target), { pageSizePt: ptOf(page.size) });
+    } catch (e) {
+      if (e instanceof MediaError) throw new AppError(422, `preview-${e.code}`, e.message);
+      throw e;
+    }
   }
 
   /**
    * The preview of `rel` (of its page `page`), made unless one newer than the file exists: a file
-   * uploaded again under the same path (a later chunk's bytes, a newer mtime) gets new previews.
+   * uploaded again under the same path (a later chunk's bytes, a newer mtime) gets a new preview, written
+   * over the old one.
    */
-  async function ensure(hubId: number, rel: string, page: number | null, fileMtimeMs: number) {
-    const target = previewPath(rel, page);
+  async function ensure(hubId: number, rel: string, page: PdfPage | null, fileMtimeMs: number, signal?: AbortSignal) {
+    const target = previewPath(rel, page?.number ?? null);
     const cached = await store.stat(hubId, target);
     if (cached && cached.mtimeMs >= fileMtimeMs) return target;
-    if (cached && !making.has(`${hubId}:${page === null ? target : `.previews/${rel}/`}`)) await forget(hubId, rel);
-    const key = `${hubId}:${page === null ? target : `.previews/${rel}/`}`;
+    const key = `${hubId}:${target}`;
     let job = making.get(key);
     if (!job) {
-      job = limited(async () => {
-        if (page === null) await makeImagePreview(store.localPath(hubId, rel), store.localPath(hubId, target));
-        else await makePdfPagePreviews(store.localPath(hubId, rel), store.localPath(hubId, `.previews/${rel}`));
-      }).finally(() => making.delete(key));
+      const stop = new AbortController();
+      const done = queue.run(hubId, () => make(hubId, rel, page, target), stop.signal).finally(() => making.delete(key));
+      job = { done, waiters: 0, stop };
       making.set(key, job);
     }
-    await job;
+    const mine = job;
+    mine.waiters++;
+    pendingByHub.set(hubId, (pendingByHub.get(hubId) ?? 0) + 1);
+    try {
+      await untilDone(mine.done, signal);
+    } finally {
+      pendingByHub.set(hubId, (pendingByHub.get(hubId) ?? 1) - 1);
+      // The last one waiting left: a making not started leaves the queue (once made, this is a no-op).
+      if (--mine.waiters === 0 && signal?.aborted) {
+        if (making.get(key) === mine) making.delete(key);
+        mine.stop.abort(previewCancelled());
+      }
+    }
     if (!(await store.stat(hubId, target))) throw notFound('预览图不存在');
     return target;
   }
@@ -80,7 +136,7 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
         const kind = kindOf(f);
         if (kind === 'image') out.push(link(hubId, f, null));
         else if (kind === 'pdf') {
-          const n = await pagesOf(hubId, f).catch(() => 0);
+          const n = await pdfMeta(hubId, f).then((m) => m.pages, () => 0);
           for (let p = 1; p <= n; p++) out.push(link(hubId, f, p));
         }
       }
@@ -88,15 +144,27 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     },
     link,
     forget,
+    /** Requests of a hub waiting for a preview being made (queued or running). */
+    pending: (hubId: number) => pendingByHub.get(hubId) ?? 0,
     verify: (hubId: number, rel: string, exp: unknown, sig: unknown) => urls.verify(`pv:${hubId}:${rel}`, exp, sig),
-    /** The preview file (made now if needed) of an image, or of one page of a PDF. */
-    async open(hubId: number, rel: string, page: number | null) {
+    /**
+     * The preview file (made now if needed) of an image, or of one page of a PDF. `signal`: the caller
+     * gave up (its connection closed).
+     */
+    async open(hubId: number, rel: string, page: number | null, signal?: AbortSignal) {
       const clean = cleanRelativePath(rel);
       const kind = kindOf(clean);
       if (kind !== 'image' && kind !== 'pdf') throw notFound('预览图不存在');
       const file = await store.stat(hubId, clean);
       if (!file || file.isDirectory) throw notFound('文件不存在');
-      const target = await ensure(hubId, clean, kind === 'pdf' ? (page ?? 1) : null, file.mtimeMs);
+      let pdfPage: PdfPage | null = null;
+      if (kind === 'pdf') {
+        const number = page ?? 1;
+        const meta = await pdfMeta(hubId, clean).catch(() => ({ pages: 0, sizes: [] }));
+        if (number > meta.pages) throw notFound('预览图不存在');
+        pdfPage = { number, size: meta.sizes[number - 1] };
+      }
+      const target = await ensure(hubId, clean, pdfPage, file.mtimeMs, signal);
       return store.read(hubId, target);
     },
   };

@@ -1,0 +1,102 @@
+/**
+ * Previews nobody can use to stall the server (issue #19 item 5): a page of a PDF is rendered alone, and
+ * one customer's flood of PDF pages does not hold another customer's preview behind it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import sharp from 'sharp';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { uploadFile } from '../helpers/upload.ts';
+
+type PreviewLink = { name: string; url: string };
+
+/** A PDF of `pages` A4 pages, each with a frame and its number. */
+async function makePdf(pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawRectangle({ x: 40, y: 40, width: 515, height: 762, borderColor: rgb(0.2, 0.3, 0.6), borderWidth: 4, color: rgb(0.93, 0.95, 1) });
+    page.drawText(`Page ${i}`, { x: 60, y: 700, size: 48, font, color: rgb(0.1, 0.1, 0.1) });
+  }
+  return Buffer.from(await doc.save());
+}
+
+describe.each(DB_KINDS)('previews on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+
+  const upload = async (token: string, bytes: Buffer, name: string) => {
+    const r = await uploadFile(t, token, bytes, name);
+    expect(r.done, `upload of ${name}: ${JSON.stringify(r.last.body)}`).toBeDefined();
+    return `upload/${r.folderId}/${name}`;
+  };
+  const links = async (token: string, filePath: string) => {
+    const res = await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(filePath)}`, { token });
+    expect(res.status).toBe(200);
+    return (await res.json()) as PreviewLink[];
+  };
+  /** Size of a page's preview, which shows the page's pale blue fill (a placeholder is grey on white). */
+  const renderedPageSize = async (res: Response) => {
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const { channels } = await sharp(bytes).stats();
+    expect(channels[2]!.mean - channels[0]!.mean).toBeGreaterThan(5);
+    const meta = await sharp(bytes).metadata();
+    return [meta.width, meta.height];
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+  });
+  afterAll(async () => t?.close());
+
+  it('answers page 1 of a 10,000-page PDF (and its last page) by rendering the page asked for', async () => {
+    const filePath = await upload(demo, await makePdf(10_000), '万页.pdf');
+    const list = await links(demo, filePath);
+    expect(list).toHaveLength(10_000);
+    expect(list[0]!.name).toBe('万页.pdf 第1页');
+    // A4 portrait: long side 1024.
+    expect(await renderedPageSize(await fetch(t.url + list[0]!.url))).toEqual([724, 1024]);
+    expect(await renderedPageSize(await fetch(t.url + list[9_999]!.url))).toEqual([724, 1024]);
+    // A page the PDF does not have.
+    const beyond = await fetch(t.url + list[0]!.url.replace('page=1&', 'page=10001&'));
+    expect(beyond.status).toBe(404);
+    expect(await beyond.json()).toMatchObject({ message: '预览图不存在' });
+  });
+
+  it("serves another hub's JPEG preview before a hub's flood of PDF page previews", async () => {
+    const pdfs = await Promise.all([1, 2, 3, 4].map(async (i) => upload(demo, await makePdf(40), `画册${i}.pdf`)));
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
+    const photoPath = await upload(partial, photo, '照片.jpg');
+    const [photoLink] = await links(partial, photoPath);
+
+    // Five pages of each of the four PDFs, asked for at once, as a preview dialog's thumbnails are.
+    const flood: string[] = [];
+    for (const p of pdfs) flood.push(...(await links(demo, p)).slice(0, 5).map((l) => l.url));
+    const finished: string[] = [];
+    const fetchAll = async (url: string, label: string) => {
+      const res = await fetch(t.url + url);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      finished.push(label);
+    };
+    const floodDone = Promise.all(flood.map((u, i) => fetchAll(u, `pdf${i}`)));
+    // The whole flood has reached the server: each of its requests waits for its preview or has it.
+    const previews = t.app.services.previews;
+    await expect.poll(() => previews.pending(1) + finished.length, { timeout: 30_000, interval: 10 }).toBe(flood.length);
+    const waiting = previews.pending(1);
+
+    await fetchAll(photoLink!.url, 'jpeg');
+    await floodDone;
+    expect(finished).toHaveLength(flood.length + 1);
+    // The photo overtook the flood's requests that were waiting when it came, but for the renders running
+    // then and one turn of the flooding hub.
+    const overtaken = finished.length - 1 - finished.indexOf('jpeg');
+    expect(overtaken).toBeGreaterThanOrEqual(waiting - 3);
+  });
+});
