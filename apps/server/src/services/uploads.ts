@@ -116,9 +116,9 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   /**
    * The upload's row, made by the first chunk to come. A finished or refused upload starts afresh
    * when another file comes under its path (another size, chunk count or label: 重新上传 sends
-   * its file with a new label); a chunk of the same file finds it as it is. Answers the row only
-   * when it was made or started afresh. Started afresh, it has no chunk rows: the earlier file's
-   * go in the same statement (a chunk that raced with a refusal may have left one). Prepared once.
+   * its file with a new label); a chunk of the same file finds it as it is. Started afresh, it has
+   * no chunk rows: the earlier file's go in the same statement (a chunk that raced with a refusal
+   * may have left one). Prepared once.
    */
   const another = sql`(${uploads.size} <> excluded.size or ${uploads.chunkTotal} <> excluded.chunk_total or ${uploads.identifier} <> excluded.identifier)`;
   const p = (name: string) => sql.placeholder(name);
@@ -132,7 +132,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     target: [uploads.hubId, uploads.folderId, uploads.filePath],
     set: { identifier: sql`excluded.identifier`, size: sql`excluded.size`, chunkTotal: sql`excluded.chunk_total`, receivedCount: 0, status: 'receiving', error: null, claimedBy: null, updatedAt: sql`now()` },
     setWhere: sql`${uploads.status} in ('done', 'failed') and ${another}`,
-  }).returning({ id: uploads.id }).prepare('upload_ensure');
+  }).prepare('upload_ensure');
 
   /**
    * The one statement of a chunk: adds its row to upload_chunks and counts it in its upload's row,
