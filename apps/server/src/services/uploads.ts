@@ -309,8 +309,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   async function record(hubId: number, f: ChunkFields, part: PartFile): Promise<ChunkAnswer> {
     const rel = `upload/${f.folderId}/${f.filePath}`;
     const fields = { hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal };
-    await ensureUpload.execute(fields);
-    const [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
+    // Most chunks find their upload receiving: one statement. The first chunk of a file (and a chunk
+    // of another file under a finished path) makes or restarts the row, then records.
+    let [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
+    if (!row) {
+      await ensureUpload.execute(fields);
+      [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
+    }
     if (row?.status === 'assembling') {
       const claimed = row.id;
       return complete(hubId, f, claimed, part, rel).catch(async (err: unknown) => {
