@@ -22,7 +22,7 @@ export const uploads = pgTable('uploads', {
   claimedBy: text('claimed_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('uploads_path_uq').on(t.hubId, t.folderId, t.filePath), index('uploads_updated_idx').on(t.status, t.updatedAt)]);
+}, (t) => [uniqueIndex('uploads_path_uq').on(t.hubId, t.folderId, t.filePath), index('uploads_status_idx').on(t.status)]);
 
 /** The chunks recorded of an upload that is still receiving; removed when it is done or refused. */
 export const uploadChunks = pgTable('upload_chunks', {
