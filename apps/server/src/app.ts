@@ -14,6 +14,7 @@ import { seedDemo } from './db/seed/demo.ts';
 import { catalogueStoreDirs } from './db/seed/import.ts';
 import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(connectionBoundPlugin, { maxPerAddress: config.maxConnectionsPerAddress });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {

@@ -13,6 +13,12 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, dataDir: dir, databaseUrl: undefined, seedDemo: true });
   });
 
+  it('bounds connections per address by default, but not behind a trusted proxy (every connection is the proxy\'s)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).maxConnectionsPerAddress).toBe(64);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '127.0.0.1' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '127.0.0.1', MAX_CONNECTIONS_PER_ADDRESS: '200' }).maxConnectionsPerAddress).toBe(200);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],

@@ -24,6 +24,9 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES: int(1, 1000).default(5),
   LOGIN_WINDOW_SECONDS: int(1, 24 * 3600).default(900),
   MAX_CHUNK_BYTES: int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
+  MIN_CHUNK_BYTES: int(1024, 64 * 1024 * 1024).default(256 * 1024),
+  CHUNK_BODY_TIMEOUT_SECONDS: int(1, 3600).default(30),
+  MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).optional(),
   MAX_FILE_BYTES: int(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   MAX_ZIP_ENTRIES: int(1, 1_000_000).default(10_000),
   MAX_ZIP_BYTES: int(1, Number.MAX_SAFE_INTEGER).default(4 * 1024 ** 3),
@@ -47,7 +50,17 @@ export type Config = {
   fileUrlTtlSeconds: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   login: { maxFailures: number; windowSeconds: number };
-  upload: { maxChunkBytes: number; maxFileBytes: number; partialMaxAgeHours: number };
+  upload: {
+    maxChunkBytes: number;
+    /** The smallest chunk size a client may cut a file into (its last chunk may be shorter). */
+    minChunkBytes: number;
+    maxFileBytes: number;
+    partialMaxAgeHours: number;
+    /** A chunk's body that sends nothing for this long is cut and its connection closed. */
+    bodyTimeoutMs: number;
+  };
+  /** Open connections one client address may hold; 0: no bound. */
+  maxConnectionsPerAddress: number;
   zip: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
   runWorker: boolean;
   webDist: string;
@@ -83,7 +96,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
-    upload: { maxChunkBytes: e.MAX_CHUNK_BYTES, maxFileBytes: e.MAX_FILE_BYTES, partialMaxAgeHours: e.PARTIAL_UPLOAD_MAX_AGE_HOURS },
+    upload: {
+      maxChunkBytes: e.MAX_CHUNK_BYTES, minChunkBytes: e.MIN_CHUNK_BYTES, maxFileBytes: e.MAX_FILE_BYTES,
+      partialMaxAgeHours: e.PARTIAL_UPLOAD_MAX_AGE_HOURS, bodyTimeoutMs: e.CHUNK_BODY_TIMEOUT_SECONDS * 1000,
+    },
+    // Behind a trusted proxy every connection is the proxy's: bounding them per address would bound the shop.
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY === 'false' ? 64 : 0),
     zip: { maxEntries: e.MAX_ZIP_ENTRIES, maxTotalBytes: e.MAX_ZIP_BYTES, maxRatio: e.MAX_ZIP_RATIO },
     runWorker: e.RUN_WORKER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist')),

@@ -76,4 +76,8 @@ export const SERVER_MSG = {
   unavailable: '服务暂时不可用，请稍后重试',
   bodyTooLarge: '请求内容过大',
   previewCancelled: '预览请求已取消',
+  /** A client address over its bound of open connections (MAX_CONNECTIONS_PER_ADDRESS). */
+  tooManyConnections: '来自同一地址的连接过多，请稍后再试',
+  /** A chunk size under MIN_CHUNK_BYTES (the last chunk of a file may be shorter). */
+  chunkTooSmall: (min: number) => `分片过小，每个分片至少需要${min}字节（最后一个分片除外）`,
 } as const;

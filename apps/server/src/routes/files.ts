@@ -35,6 +35,17 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     throwFileSizeLimit: false,
   });
 
+  app.get('/files/updateFile', {
+    schema: {
+      tags,
+      description: 'simple-uploader.js testChunks: the fields of a chunk in the query; 200 when that chunk is stored, 204 when it is not. Refusals as for a chunk.',
+      querystring: z.record(z.string(), z.string().max(4096)),
+    },
+  }, async (request, reply) => {
+    const stored = await services.uploads.hasChunk(request.user.hubId, request.query);
+    return stored ? { state: 200, message: { status: 200 } } : reply.status(204).send();
+  });
+
   app.post('/files/updateFile', {
     schema: {
       tags,
@@ -44,6 +55,11 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     },
   }, async (request) => {
     if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
+    // A body that stops coming is cut after bodyTimeoutMs of silence, its connection closed (Node's
+    // socket timeout: with no 'timeout' listener the server destroys the socket). Only while the
+    // body comes: the file's assembly after its last byte may take longer without a word.
+    request.raw.setTimeout(config.upload.bodyTimeoutMs);
+    request.raw.once('end', () => request.raw.setTimeout(0));
     // The fields sent before the file part, then the file's bytes as they come. The body is read to
     // its end whatever the answer, so the connection is ready for the next request: parts after the
     // file are read and ignored.

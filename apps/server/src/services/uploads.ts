@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, inArray, sql } from 'drizzle-orm';
-import { LIMITS, MSG } from '@portal/contract';
+import { LIMITS, MSG, SERVER_MSG } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { storedFiles, uploads } from '../db/schema/index.ts';
+import { storedFiles, uploadChunks, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
@@ -77,8 +77,10 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   if (Number(pick('size', 'totalSize')) === 0 && pick('size', 'totalSize')?.trim() === '0') throw uploadRefusal(`${MSG.emptyFile}：${filePath}`);
   const size = int(pick('size', 'totalSize'), 'size', 1);
   if (size > config.upload.maxFileBytes) throw uploadRefusal(`文件过大，单个文件不能超过${Math.floor(config.upload.maxFileBytes / 1024 / 1024)}MB`, 413, 'too-large');
-  if (chunkTotal > Math.ceil(size / 1024) + 1) throw uploadRefusal('上传参数chunkTotal不正确');
-  const chunkSize = pick('chunkSize') === undefined ? LIMITS.chunkSize : int(pick('chunkSize'), 'chunkSize', 1024);
+  const chunkSize = pick('chunkSize') === undefined ? LIMITS.chunkSize : int(pick('chunkSize'), 'chunkSize', 1);
+  // A file cut into tiny chunks costs a request, a write and a row per chunk: a floor, but a file that
+  // is one chunk (the last chunk) may be as short as it is.
+  if (chunkTotal > 1 && chunkSize < config.upload.minChunkBytes) throw uploadRefusal(SERVER_MSG.chunkTooSmall(config.upload.minChunkBytes));
   if ((chunkTotal - 1) * chunkSize >= size) throw uploadRefusal('上传参数chunkTotal与文件大小不符');
   if (chunkBytes({ chunkIndex, chunkTotal, size, chunkSize }) > config.upload.maxChunkBytes) {
     throw uploadRefusal(`分片过大，每个分片不能超过${config.upload.maxChunkBytes}字节`, 413, 'too-large');
@@ -100,36 +102,61 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
 
   /**
    * The folder of one upload on disk. It names everything a chunk must agree on, so a chunk that
-   * disagrees with the upload's row (two files under one identifier) writes elsewhere, never into it.
+   * disagrees with the upload's row (another file under the same path) writes elsewhere, never into
+   * it. Not the identifier: that is the client's label (simple-uploader.js gives two files of one
+   * size in one folder the same one), not what names the file.
    */
-  const uploadKey = (f: Pick<ChunkFields, 'folderId' | 'identifier' | 'size' | 'chunkTotal' | 'filePath'>) =>
-    createHash('sha256').update(`${f.folderId}\n${f.identifier}\n${f.size}\n${f.chunkTotal}\n${f.filePath}`).digest('hex').slice(0, 32);
-  const identity = (hubId: number, f: Pick<ChunkFields, 'folderId' | 'identifier'>) =>
-    and(eq(uploads.hubId, hubId), eq(uploads.folderId, f.folderId), eq(uploads.identifier, f.identifier));
-  const sameFile = sql`${uploads.size} = excluded.size and ${uploads.chunkTotal} = excluded.chunk_total and ${uploads.filePath} = excluded.file_path`;
+  const uploadKey = (f: Pick<ChunkFields, 'folderId' | 'size' | 'chunkTotal' | 'filePath'>) =>
+    createHash('sha256').update(`${f.folderId}\n${f.size}\n${f.chunkTotal}\n${f.filePath}`).digest('hex').slice(0, 32);
+  /** An upload is known by its batch and relative path (decisions §3). */
+  const identity = (hubId: number, f: Pick<ChunkFields, 'folderId' | 'filePath'>) =>
+    and(eq(uploads.hubId, hubId), eq(uploads.folderId, f.folderId), eq(uploads.filePath, f.filePath));
+  const sameFile = sql`${uploads.size} = excluded.size and ${uploads.chunkTotal} = excluded.chunk_total`;
 
   /**
-   * The one statement of a chunk: records it in its upload's row (made by the first chunk to come)
-   * and, when it was the last one missing, claims the file (receiving → assembling). It touches
-   * only a row of this same file that is still receiving, or whose claimant is long gone; it
-   * answers nothing otherwise. Prepared once: it runs for every chunk.
+   * The upload's row, made by the first chunk to come. A finished or refused upload starts afresh
+   * when another file comes under its path (another size, chunk count or label: 重新上传 sends
+   * its file with a new label); a chunk of the same file finds it as it is. Started afresh, it has
+   * no chunk rows: the earlier file's go in the same statement (a chunk that raced with a refusal
+   * may have left one). Prepared once.
    */
-  const has = sql`${uploads.receivedChunks} @> ${sql.placeholder('chunk')}::jsonb`;
-  const recordChunk = db.insert(uploads).values({
+  const another = sql`(${uploads.size} <> excluded.size or ${uploads.chunkTotal} <> excluded.chunk_total or ${uploads.identifier} <> excluded.identifier)`;
+  const p = (name: string) => sql.placeholder(name);
+  const earlierChunks = db.$with('earlier').as(db.delete(uploadChunks).where(sql`${uploadChunks.uploadId} = (select ${uploads.id} from ${uploads}
+    where ${uploads.hubId} = ${p('hubId')} and ${uploads.folderId} = ${p('folderId')} and ${uploads.filePath} = ${p('filePath')} and ${uploads.status} in ('done', 'failed')
+    and (${uploads.size} <> ${p('size')} or ${uploads.chunkTotal} <> ${p('chunkTotal')} or ${uploads.identifier} <> ${p('identifier')}))`).returning({ chunk: uploadChunks.chunk }));
+  const ensureUpload = db.with(earlierChunks).insert(uploads).values({
     hubId: sql.placeholder('hubId'), folderId: sql.placeholder('folderId'), identifier: sql.placeholder('identifier'),
-    filePath: sql.placeholder('filePath'), size: sql.placeholder('size'), chunkTotal: sql.placeholder('chunkTotal'),
-    receivedChunks: sql`${sql.placeholder('chunk')}::jsonb`, status: sql`${sql.placeholder('status')}`, claimedBy: PROCESS_OWNER,
+    filePath: sql.placeholder('filePath'), size: sql.placeholder('size'), chunkTotal: sql.placeholder('chunkTotal'), receivedCount: 0, status: 'receiving',
   }).onConflictDoUpdate({
-    target: [uploads.hubId, uploads.folderId, uploads.identifier],
-    set: {
-      receivedChunks: sql`case when ${has} then ${uploads.receivedChunks} else ${uploads.receivedChunks} || ${sql.placeholder('chunk')}::jsonb end`,
-      status: sql`case when jsonb_array_length(${uploads.receivedChunks}) + (case when ${has} then 0 else 1 end) >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
-      // The last process to record a chunk: the claimant once the row says 'assembling'.
-      claimedBy: PROCESS_OWNER,
-      updatedAt: sql`now()`,
-    },
-    setWhere: sql`${sameFile} and (${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`,
-  }).returning({ id: uploads.id, status: uploads.status }).prepare('upload_record_chunk');
+    target: [uploads.hubId, uploads.folderId, uploads.filePath],
+    set: { identifier: sql`excluded.identifier`, size: sql`excluded.size`, chunkTotal: sql`excluded.chunk_total`, receivedCount: 0, status: 'receiving', error: null, claimedBy: null, updatedAt: sql`now()` },
+    setWhere: sql`${uploads.status} in ('done', 'failed') and ${another}`,
+  }).prepare('upload_ensure');
+
+  /**
+   * The one statement of a chunk: adds its row to upload_chunks and counts it in its upload's row,
+   * and, when it was the last one missing, claims the file (receiving → assembling). It touches only
+   * an upload of this same file that is still receiving, or whose claimant is long gone; it answers
+   * nothing otherwise. A chunk sent again adds nothing. Its cost does not grow with the chunks already
+   * there (an index insert and one row's update; a list of them in the row grew with every chunk).
+   * Prepared once: it runs for every chunk.
+   */
+  const open = sql`(${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`;
+  const target = db.$with('target').as(db.select({ id: uploads.id }).from(uploads).where(and(
+    eq(uploads.hubId, sql.placeholder('hubId')), eq(uploads.folderId, sql.placeholder('folderId')), eq(uploads.filePath, sql.placeholder('filePath')),
+    eq(uploads.size, sql.placeholder('size')), eq(uploads.chunkTotal, sql.placeholder('chunkTotal')), open)));
+  const added = db.$with('added').as(db.insert(uploadChunks)
+    .select(db.select({ uploadId: target.id, chunk: sql<number>`${sql.placeholder('chunk')}::int`.as('chunk') }).from(target))
+    .onConflictDoNothing().returning({ uploadId: uploadChunks.uploadId }));
+  const count = sql`${uploads.receivedCount} + (select count(*) from ${added})::int`;
+  const recordChunk = db.with(target, added).update(uploads).set({
+    receivedCount: count,
+    status: sql`case when ${count} >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
+    // The last process to record a chunk: the claimant once the row says 'assembling'.
+    claimedBy: PROCESS_OWNER,
+    updatedAt: sql`now()`,
+  }).where(and(sql`${uploads.id} = (select id from ${target})`, open)).returning({ id: uploads.id, status: uploads.status }).prepare('upload_record_chunk');
 
   /** One statement: the stored file's row and the upload's end, together or not at all. Prepared once: it runs for every file. */
   const stored = db.$with('stored').as(db.insert(storedFiles).values({
@@ -138,7 +165,9 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     target: [storedFiles.hubId, storedFiles.path],
     set: { kind: sql`excluded.kind`, size: sql`excluded.size`, meta: sql`excluded.meta`, originalPath: null, createdAt: sql`now()` },
   }).returning({ id: storedFiles.id }));
-  const storeDone = db.with(stored).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
+  // The chunk rows go with the upload's end (a file sent again under its path starts with none).
+  const tidied = db.$with('tidied').as(db.delete(uploadChunks).where(eq(uploadChunks.uploadId, sql.placeholder('uploadId'))).returning({ chunk: uploadChunks.chunk }));
+  const storeDone = db.with(stored, tidied).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
     .where(and(eq(uploads.id, sql.placeholder('uploadId')), sql`exists (select 1 from ${stored})`)).prepare('upload_store_done');
 
   function answer(hubId: number, rel: string, meta: Record<string, unknown>): ChunkAnswer {
@@ -156,12 +185,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   /** Refuses the whole file: its bytes go first, then the row says why, so later chunks are refused too. */
   async function fail(hubId: number, f: ChunkFields, error: string, status = 400): Promise<never> {
     await store.removeParts(hubId, uploadKey(f));
-    await db.insert(uploads).values({ hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal, status: 'failed', error })
+    const [row] = await db.insert(uploads).values({ hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal, status: 'failed', error })
       .onConflictDoUpdate({
-        target: [uploads.hubId, uploads.folderId, uploads.identifier],
-        set: { status: 'failed', error, receivedChunks: [], updatedAt: sql`now()` },
+        target: [uploads.hubId, uploads.folderId, uploads.filePath],
+        set: { status: 'failed', error, receivedCount: 0, updatedAt: sql`now()` },
         setWhere: sql`${sameFile} and ${uploads.status} <> 'done'`,
-      });
+      }).returning({ id: uploads.id });
+    if (row) await db.delete(uploadChunks).where(eq(uploadChunks.uploadId, row.id));
     throw uploadRefusal(error, status);
   }
 
@@ -284,10 +314,14 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   /** The rest of a chunk once its bytes are on disk: recorded, and the file completed when it was the last. */
   async function record(hubId: number, f: ChunkFields, part: PartFile): Promise<ChunkAnswer> {
     const rel = `upload/${f.folderId}/${f.filePath}`;
-    const [row] = await recordChunk.execute({
-      hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal,
-      chunk: JSON.stringify([f.chunkIndex]), status: f.chunkTotal === 1 ? 'assembling' : 'receiving',
-    });
+    const fields = { hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal };
+    // Most chunks find their upload receiving: one statement. The first chunk of a file (and a chunk
+    // of another file under a finished path) makes or restarts the row, then records.
+    let [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
+    if (!row) {
+      await ensureUpload.execute(fields);
+      [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
+    }
     if (row?.status === 'assembling') {
       const claimed = row.id;
       return complete(hubId, f, claimed, part, rel).catch(async (err: unknown) => {
@@ -301,9 +335,9 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     }
     if (row) return { state: 200, message: { status: 200 } };
 
-    // The row was not updated: another file under this identifier, or one already claimed, done or refused.
+    // The row was not updated: another file under this path, or one already claimed, done or refused.
     const [other] = await db.select().from(uploads).where(identity(hubId, f));
-    const mismatch = !other || other.size !== f.size || other.chunkTotal !== f.chunkTotal || other.filePath !== f.filePath;
+    const mismatch = !other || other.size !== f.size || other.chunkTotal !== f.chunkTotal;
     // Bytes written here belong to no upload that still needs them.
     // Their removal is tidying: it must not fail the answer (the sweep takes what it leaves).
     if (mismatch || other.status === 'done' || other.status === 'failed') {
@@ -347,6 +381,17 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
         // Closed whatever happens, without holding up the answer.
         part.close().catch((err: unknown) => deps.log?.warn({ err }, 'could not close an upload\'s part file'));
       }
+    },
+
+    /**
+     * simple-uploader.js's testChunks: whether the chunk the fields name is stored (recorded, or its
+     * file is done). The fields are checked as a chunk's are.
+     */
+    async hasChunk(hubId: number, fields: Record<string, string>): Promise<boolean> {
+      const f = normaliseChunkFields(fields, deps.config);
+      const [row] = await db.select({ id: uploads.id }).from(uploads).where(and(identity(hubId, f), eq(uploads.size, f.size), eq(uploads.chunkTotal, f.chunkTotal),
+        sql`(${uploads.status} = 'done' or exists (select 1 from ${uploadChunks} where ${uploadChunks.uploadId} = ${uploads.id} and ${uploadChunks.chunk} = ${f.chunkIndex}))`));
+      return row !== undefined;
     },
 
     /**

@@ -13,6 +13,13 @@ async function bigPng(width = 1600, height = 1200) {
   return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).withMetadata({ density: 300 }).toBuffer();
 }
 
+/** The same JPEG with a comment segment after its SOI: a different file of the same size for comments of the same length. */
+function withComment(jpeg: Buffer, text: string) {
+  const body = Buffer.from(text);
+  const segment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, body.length + 2]), body]);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
+}
+
 describe.each(DB_KINDS)('upload on %s', (kind) => {
   let t: TestApp;
   let demo: string;
@@ -162,11 +169,59 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
         const served = Buffer.from(await (await fetch(app.url + done[0]!.body.message.accessUrl!)).arrayBuffer());
         expect(sha256(served)).toBe(sha256(big));
       }
-      const rows = await t.db.db.select().from(uploads).where(and(eq(uploads.folderId, folderId), eq(uploads.identifier, 'two')));
-      expect(rows.map((r) => [r.status, [...r.receivedChunks].sort()])).toEqual([['done', chunks.map((_, i) => i + 1)]]);
+      const rows = await t.db.db.select().from(uploads).where(and(eq(uploads.folderId, folderId), eq(uploads.filePath, 'two/servers.png')));
+      expect(rows.map((r) => [r.status, r.receivedCount])).toEqual([['done', chunks.length]]);
     } finally {
       await other.stop();
     }
+  });
+
+  it('keeps two same-size files of one folder apart when simple-uploader.js gives them one identifier (#19.4)', async () => {
+    // simple-uploader.js's default identifier is the size and the path without its non-ASCII: "<size>-jpg" for both.
+    const jpeg = corpusFile('images/pillow_rgb_jfif300.jpg');
+    const cover = withComment(jpeg, '封面');
+    const inner = withComment(jpeg, '内页');
+    expect(cover.length).toBe(inner.length);
+    const folderId = randomUUID();
+    const identifier = `${cover.length}-jpg`;
+    for (const [bytes, filePath] of [[cover, '作品甲/封面.jpg'], [inner, '作品甲/内页.jpg']] as const) {
+      const r = await sendChunk(t, demo, { bytes, filePath, folderId, identifier, index: 1, total: 1, size: bytes.length, names: 'simple-uploader' });
+      expect(r.body).toMatchObject({ state: 200, message: { status: 300, filePath: `upload/${folderId}/${filePath}` } });
+      const served = await t.call('GET', `/api/files/raw/1/upload/${folderId}/${encodeURI(filePath)}`, { token: demo });
+      expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(bytes));
+    }
+  });
+
+  it('answers simple-uploader.js\'s testChunks GET: 204 for a chunk not stored, 200 for one stored (#19.4)', async () => {
+    const chunks = chunksOf(big);
+    const folderId = randomUUID();
+    const fields = (i: number) => ({
+      chunkNumber: String(i), chunkSize: String(2048000), currentChunkSize: String(chunks[i - 1]!.length), totalSize: String(big.length),
+      identifier: `${big.length}-testpng`, filename: 'test.png', relativePath: 'test/test.png', totalChunks: String(chunks.length), folderId,
+    });
+    const test = (i: number) => t.call('GET', `/api/files/updateFile?${new URLSearchParams(fields(i))}`, { token: demo });
+    expect((await test(1)).status).toBe(204);
+    const sent = await sendChunk(t, demo, { bytes: chunks[0]!, filePath: 'test/test.png', folderId, identifier: `${big.length}-testpng`, index: 1, total: chunks.length, size: big.length, names: 'simple-uploader', extra: { chunkSize: '2048000' } });
+    expect(sent.body.message.status).toBe(200);
+    expect((await test(1)).status).toBe(200);
+    expect((await test(2)).status).toBe(204);
+    for (let i = 2; i <= chunks.length; i++) {
+      await sendChunk(t, demo, { bytes: chunks[i - 1]!, filePath: 'test/test.png', folderId, identifier: 'any label', index: i, total: chunks.length, size: big.length, names: 'simple-uploader', extra: { chunkSize: '2048000' } });
+    }
+    for (let i = 1; i <= chunks.length; i++) expect((await test(i)).status).toBe(200);
+    // A bad test is refused as a bad chunk would be, in Chinese.
+    const bad = await t.call('GET', `/api/files/updateFile?${new URLSearchParams({ ...fields(1), relativePath: 'x.gif', filename: 'x.gif' })}`, { token: demo });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: { error: string } }).message.error).toBe('只能上传.zip,.pdf,.png,.jpg');
+  });
+
+  it('refuses a tiny chunk size in Chinese, but not a file that is one short chunk (#19.8)', async () => {
+    const bytes = corpusFile('images/pillow_hopper_phys96.png');
+    const tiny = await sendChunk(t, demo, { bytes: bytes.subarray(0, 1024), filePath: 'tiny.png', folderId: randomUUID(), identifier: 'tiny', index: 1, total: Math.ceil(bytes.length / 1024), size: bytes.length, names: 'simple-uploader', extra: { chunkSize: '1024' } });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body).toEqual({ state: 400, message: { status: 400, error: '分片过小，每个分片至少需要262144字节（最后一个分片除外）' } });
+    const whole = await sendChunk(t, demo, { bytes, filePath: 'whole.png', folderId: randomUUID(), identifier: 'whole', index: 1, total: 1, size: bytes.length, names: 'simple-uploader', extra: { chunkSize: '1024' } });
+    expect(whole.body.message.status).toBe(300);
   });
 
   it('accepts the simple-uploader.js field names', async () => {

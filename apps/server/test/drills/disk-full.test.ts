@@ -111,7 +111,7 @@ describe('the disk of DATA_DIR fills up', () => {
     // The refused file completes when its chunks are sent again, and a new file goes through.
     let again: ChunkResult | undefined;
     for (let k = refusal!.chunk; k <= refusal!.u.chunks.length; k++) again = await postChunk(c!.url, token, refusal!.u, k, fresh);
-    const row = await queryDb(db!.url, 'select status, received_chunks, chunk_total, updated_at from uploads where folder_id = $1', [refusal!.u.folderId]);
+    const row = await queryDb(db!.url, 'select status, received_count, chunk_total, updated_at from uploads where folder_id = $1', [refusal!.u.folderId]);
     expect(again && isDone(again), `the file refused at chunk ${refusal!.chunk}/${refusal!.u.chunks.length}, sent again: ${JSON.stringify(again?.body)}; its upload: ${JSON.stringify(row)}`).toBe(true);
     const served = (await fetchBytes(c!.url, accessUrlOf(again!)!, fresh)).bytes;
     expect(sha256(served), `the refused file (refused at chunk ${refusal!.chunk}/${refusal!.u.chunks.length}: ${JSON.stringify(refusal!.r.body)}), completed after space was freed, is not what was sent: ${difference(served, refusal!.u.bytes)}`).toBe(sha256(refusal!.u.bytes));

@@ -1,9 +1,11 @@
-import { bigint, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, index, uuid, boolean, doublePrecision } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index, uuid, boolean, doublePrecision } from 'drizzle-orm/pg-core';
 import { customerHubs } from './hubs.ts';
 
 /**
- * One file being uploaded in chunks. Chunks are kept on disk until every one is there; the row
- * records which arrived so any process can tell when the file is complete (and a restart loses nothing).
+ * One file being uploaded in chunks, known by its batch and relative path (decisions §3; `identifier`
+ * is only the client's label). Its chunks' bytes wait on disk until every one is there; the row counts
+ * the chunks recorded (one row each in upload_chunks) so any process can tell when the file is
+ * complete, at the same cost for the 6,000th chunk as for the first (and a restart loses nothing).
  */
 export const uploads = pgTable('uploads', {
   id: serial('id').primaryKey(),
@@ -13,14 +15,20 @@ export const uploads = pgTable('uploads', {
   filePath: text('file_path').notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
   chunkTotal: integer('chunk_total').notNull(),
-  receivedChunks: jsonb('received_chunks').$type<number[]>().notNull().default([]),
+  receivedCount: integer('received_count').notNull().default(0),
   status: text('status', { enum: ['receiving', 'assembling', 'done', 'failed'] }).notNull().default('receiving'),
   error: text('error'),
   /** The process assembling the file (jobs/owner.ts) while status is 'assembling'. */
   claimedBy: text('claimed_by'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('uploads_identity_uq').on(t.hubId, t.folderId, t.identifier), index('uploads_updated_idx').on(t.status, t.updatedAt)]);
+}, (t) => [uniqueIndex('uploads_path_uq').on(t.hubId, t.folderId, t.filePath), index('uploads_status_idx').on(t.status)]);
+
+/** The chunks recorded of an upload that is still receiving; removed when it is done or refused. */
+export const uploadChunks = pgTable('upload_chunks', {
+  uploadId: integer('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  chunk: integer('chunk').notNull(),
+}, (t) => [primaryKey({ columns: [t.uploadId, t.chunk] })]);
 
 /** A stored file of a hub; `path` is relative to the hub's root, e.g. upload/<folderId>/Book1/p01.jpg. */
 export const storedFiles = pgTable('stored_files', {
