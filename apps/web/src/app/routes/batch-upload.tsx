@@ -23,7 +23,8 @@ import { WorksTable } from '../../features/works-table/components/WorksTable.tsx
 import { computeTotals } from '../../features/works-table/lib/totals.ts';
 import { rowByUuid, updateWork, updateWorks, useWorks, worksStore } from '../../features/works-table/store.ts';
 
-installTestHook();
+// Only the e2e build (and the dev server) holds the test hook: the production build folds this to nothing.
+if (import.meta.env.DEV || import.meta.env.MODE === 'e2e') installTestHook();
 
 /** The totals and the order buttons; re-renders only when rows change, not on upload progress. */
 function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () => void }) {
