@@ -15,7 +15,7 @@
  * - `active` lists the files whose status is 'uploading', in the order they started.
  */
 import { createStore, useStore } from '../../lib/external-store.ts';
-import type { ChunkDone, UnsupportedFile } from './api/types.ts';
+import type { ChunkDone, UnsupportedFile } from '@portal/contract/api';
 
 export type UploadFileStatus = 'queued' | 'uploading' | 'done' | 'failed';
 

@@ -3,7 +3,7 @@
  * test plays the browser's upload progress events and the server's answers, and reads the store.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChunkAnswer } from './api/types.ts';
+import type { ChunkAnswer } from '@portal/contract/api';
 
 type Call = { id: string; chunkIndex: number; onProgress?: (bytes: number) => void; resolve: (a: ChunkAnswer) => void; reject: (e: unknown) => void };
 const calls: Call[] = [];

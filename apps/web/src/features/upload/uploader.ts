@@ -28,7 +28,7 @@
 import { LIMITS } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
-import type { ChunkDone } from './api/types.ts';
+import type { ChunkDone } from '@portal/contract/api';
 import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { extensionOf } from './lib/pick.ts';
 import { bytesSent, createBatcher } from './lib/progress.ts';

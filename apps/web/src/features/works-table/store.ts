@@ -21,10 +21,9 @@
  * - the order table (features/works-table/components): articleName (修改作品名称), quantity, toning;
  *   the address line and 统一设置地址: orderLocations; the batch draft restores whole rows.
  */
-import type { CheckFileAnswer, OrderLocation } from '@portal/contract/api';
+import type { CheckFileAnswer, OrderLocation, ParsedWork, ParsedWorkFile } from '@portal/contract/api';
 import type { Toning, WorkState } from '@portal/contract/enums';
 import { createStore, useStore } from '../../lib/external-store.ts';
-import type { Work, WorkFile } from '../upload/api/types.ts';
 
 /** One row of the order table; grows with product selection, file check and addresses. */
 export interface WorkRow {
@@ -33,7 +32,7 @@ export interface WorkRow {
   /** The work on the server: a file, or a folder of files (`upload/<folderId>/Book1`). */
   filePath: string;
   fileName: string;
-  files: readonly WorkFile[];
+  files: readonly ParsedWorkFile[];
   quantity: number;
   pageCount?: number | null;
   addPageNum?: number | null;
@@ -90,7 +89,7 @@ export function useWorks<T>(selector: (state: WorksState) => T, equal?: (a: T, b
   return useStore(worksStore, selector, equal);
 }
 
-export function workRowOf(work: Work): WorkRow {
+export function workRowOf(work: ParsedWork): WorkRow {
   return {
     uuid: work.uuid,
     articleName: work.articleName,

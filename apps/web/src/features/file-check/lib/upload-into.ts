@@ -5,7 +5,7 @@
  * Files the upload store does not know are not tracked there: progress stays with the caller.
  */
 import { randomUuid } from '../../../lib/uuid.ts';
-import type { ChunkDone } from '../../upload/api/types.ts';
+import type { ChunkDone } from '@portal/contract/api';
 import { createUploader } from '../../upload/uploader.ts';
 
 type Settle = { resolve: (done: ChunkDone) => void; reject: (error: Error) => void };

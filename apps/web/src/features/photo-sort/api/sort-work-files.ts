@@ -1,6 +1,5 @@
-import type { SortWorkFilesBody as SortWorkFilesBodySchema } from '@portal/contract/api';
+import type { ParsedWorkFile, SortWorkFilesBody as SortWorkFilesBodySchema } from '@portal/contract/api';
 import { post } from '../../../lib/http.ts';
-import type { WorkFile } from '../../upload/api/types.ts';
 
 export type SortWorkFilesBody = (typeof SortWorkFilesBodySchema)['_zod']['input'];
 
@@ -10,7 +9,7 @@ export interface SortWorkFilesAnswer {
     accessPath: string;
     workUuid: string;
     /** The work's files in their new order. */
-    files: WorkFile[];
+    files: ParsedWorkFile[];
     pageCount: number;
     /** Files that left the work (their stored files stay); the work must be checked again. */
     removed: string[];
