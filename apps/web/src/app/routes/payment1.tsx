@@ -1,12 +1,9 @@
 import { Card, Flex, Result, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useAccount } from '../../features/auth/api/account.ts';
-import { usePlaceBatchOrder, type PlacedBatch } from '../../features/orders/api/place-batch.ts';
-import { OrderConfirm, OrderPlaced } from '../../features/orders/components/OrderConfirm.tsx';
-import { batchBodyOf } from '../../features/orders/lib/bodies.ts';
-import { clearDraft, readDraft } from '../../features/submit/draft.ts';
-import { resetBatch } from '../../features/submit/reset.ts';
+import { useAccount } from '../../features/auth/index.ts';
+import { usePlaceBatchOrder, type PlacedBatch, OrderConfirm, OrderPlaced, batchBodyOf } from '../../features/orders/index.ts';
+import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.ts';
 
 /**
  * Order confirmation (decisions §7): reads the batch draft, shows the server's quote and places the

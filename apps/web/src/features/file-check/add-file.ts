@@ -16,10 +16,9 @@
  * Works from a zip have no folder of their own to write to.
  */
 import { MSG } from '@portal/contract/messages';
-import { deleteStoredFile } from '../upload/api/delete-file.ts';
-import { parseItem } from '../upload/parse-item.ts';
-import { replaceWork, worksStore, type WorkRow } from '../works-table/store.ts';
-import { sortWorkFiles } from '../photo-sort/api/sort-work-files.ts';
+import { deleteStoredFile, parseItem } from '../upload/index.ts';
+import { replaceWork, worksStore, type WorkRow } from '../works-table/index.ts';
+import { sortWorkFiles } from '../photo-sort/index.ts';
 import { checkWorks, dropWorkEntries, skuChoiceOfRow } from './check-works.ts';
 import { openFileDetail } from './dialogs.ts';
 import { extensionOf, uploadInto, uploadTargetOf } from './lib/upload-into.ts';

@@ -21,15 +21,8 @@ import type { Toning } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
 import { mapPooled } from '../../lib/pool.ts';
-import {
-  addCheckEntries,
-  checkEntriesStore,
-  onCheckEntriesRemoved,
-  removeCheckEntries,
-  updateCheckEntry,
-  type CheckEntry,
-} from '../upload/check-entries.ts';
-import { updateWork, worksStore, type WorkComponent, type WorkRow } from '../works-table/store.ts';
+import { addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, type CheckEntry } from '../upload/index.ts';
+import { updateWork, worksStore, type WorkComponent, type WorkRow } from '../works-table/index.ts';
 import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
 
 const SUCCESS_LINGER_MS = 1500;

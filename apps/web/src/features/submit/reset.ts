@@ -4,10 +4,9 @@
  * cancels what is still being sent or parsed (the upload feature's removal listener), and the
  * upload store forgets the rest.
  */
-import { endAddressEdits } from '../address/edits.ts';
-import { checkEntriesStore, removeCheckEntries } from '../upload/check-entries.ts';
-import { clearUnsupportedNotices, removeUploadItems, uploadStore } from '../upload/store.ts';
-import { clearWorks } from '../works-table/store.ts';
+import { endAddressEdits } from '../address/index.ts';
+import { checkEntriesStore, removeCheckEntries, clearUnsupportedNotices, removeUploadItems, uploadStore } from '../upload/index.ts';
+import { clearWorks } from '../works-table/index.ts';
 
 export function resetBatch(): void {
   clearWorks();

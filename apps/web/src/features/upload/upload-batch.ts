@@ -19,7 +19,7 @@
 import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
-import { addWorks, workRowOf } from '../works-table/store.ts';
+import { addWorks, workRowOf } from '../works-table/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry } from './check-entries.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';

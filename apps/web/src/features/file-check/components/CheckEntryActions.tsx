@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
-import type { CheckEntry } from '../../upload/check-entries.ts';
+import { useAccount } from '../../auth/index.ts';
+import type { CheckEntry } from '../../upload/index.ts';
 import { confirmUse, recheckWorks } from '../check-works.ts';
 import { openFileDetail } from '../dialogs.ts';
 

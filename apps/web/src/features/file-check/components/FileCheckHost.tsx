@@ -1,8 +1,7 @@
 import { App } from 'antd';
 import { useEffect } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
-import { ProductChooser } from '../../product-picker/components/ProductChooser.tsx';
-import type { ProductChoice } from '../../product-picker/components/ProductDetailsDialog.tsx';
+import { useAccount } from '../../auth/index.ts';
+import { ProductChooser, type ProductChoice } from '../../product-picker/index.ts';
 import { checkWorks, setCheckNotifier, type SkuChoice } from '../check-works.ts';
 import { closeFileDetail, closeProductChooser, useFileCheckDialogs } from '../dialogs.ts';
 import { FileDetailDialog } from './FileDetailDialog.tsx';

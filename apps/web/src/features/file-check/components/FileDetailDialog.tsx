@@ -5,12 +5,11 @@ import { App, Button, Flex, Image, Modal, Popconfirm, Spin, Table, Tooltip, Typo
 import type { TableColumnsType } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
-import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/components/CropDialog.tsx';
-import { sortWorkFiles } from '../../photo-sort/api/sort-work-files.ts';
-import { deleteStoredFile } from '../../upload/api/delete-file.ts';
-import { useCheckEntries } from '../../upload/check-entries.ts';
-import { removeWorks, selectWorkByUuid, updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
+import { useAccount } from '../../auth/index.ts';
+import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/index.ts';
+import { sortWorkFiles } from '../../photo-sort/index.ts';
+import { deleteStoredFile, useCheckEntries } from '../../upload/index.ts';
+import { removeWorks, selectWorkByUuid, updateWork, useWorks, type WorkRow } from '../../works-table/index.ts';
 import { addFileToWork, canAddFiles, replaceFileInWork, sameFormat } from '../add-file.ts';
 import { checkEntryIdOf, markWorkChanged, recheckWorkQuietly } from '../check-works.ts';
 import {

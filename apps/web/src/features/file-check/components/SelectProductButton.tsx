@@ -1,6 +1,6 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
-import { worksStore, type WorkRow } from '../../works-table/store.ts';
+import { worksStore, type WorkRow } from '../../works-table/index.ts';
 import { openProductChooser } from '../dialogs.ts';
 
 /** 选择产品 for the checked rows (请选择订单 when none is checked). */

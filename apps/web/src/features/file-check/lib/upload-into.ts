@@ -6,7 +6,7 @@
  */
 import { randomUuid } from '../../../lib/uuid.ts';
 import type { ChunkDone } from '@portal/contract/api';
-import { createUploader } from '../../upload/uploader.ts';
+import { createUploader } from '../../upload/index.ts';
 
 type Settle = { resolve: (done: ChunkDone) => void; reject: (error: Error) => void };
 const pending = new Map<string, Settle>();

@@ -1,7 +1,7 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
+import { updateWork, useWorks, type WorkRow } from '../../works-table/index.ts';
 import { isPdfWork } from '../lib/pdf.ts';
 
 // dnd-kit is loaded with the dialog, the first time a customer sorts.

@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { useEffect, useRef } from 'react';
-import { addWorks, clearWorks } from '../../works-table/store.ts';
+import { addWorks, clearWorks } from '../../works-table/index.ts';
 import { takeDraft } from '../draft.ts';
 
 /**

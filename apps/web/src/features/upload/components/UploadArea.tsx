@@ -1,6 +1,6 @@
 import { App, Card, Col, Flex, Row, Alert } from 'antd';
 import { useCallback } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 import type { PickedFile } from '../lib/pick.ts';
 import { uploadPicked } from '../upload-batch.ts';
 import { CheckEntryList, type EntryActionsRenderer } from './CheckEntryList.tsx';

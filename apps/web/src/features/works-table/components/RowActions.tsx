@@ -1,7 +1,7 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Flex, Popconfirm } from 'antd';
 import { memo, useState } from 'react';
-import { deleteStoredFile } from '../../upload/api/delete-file.ts';
+import { deleteStoredFile } from '../../upload/index.ts';
 import { removeWorks, rowByUuid, worksStore } from '../store.ts';
 import { useControlsReady } from './cells.tsx';
 
