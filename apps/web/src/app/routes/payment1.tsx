@@ -2,6 +2,7 @@ import { Card, Flex, Result, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAccount } from '../../features/auth/index.ts';
+import { useBatch } from '../../features/batch/index.ts';
 import { usePlaceBatchOrder, type PlacedBatch, OrderConfirm, OrderPlaced, batchBodyOf } from '../../features/orders/index.ts';
 import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.ts';
 
@@ -12,6 +13,7 @@ import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.t
  */
 export function Payment1Route() {
   const navigate = useNavigate();
+  const batch = useBatch();
   // The guard above this page has loaded the account. Read once: the page shows the draft it
   // opened with, even after the order clears it.
   const customerHubId = useAccount().data?.customerHubId;
@@ -40,7 +42,7 @@ export function Payment1Route() {
           place.mutate(batchBodyOf(draft), {
             onSuccess: (answer) => {
               clearDraft();
-              resetBatch();
+              resetBatch(batch);
               setPlaced(answer);
             },
           });

@@ -1,6 +1,6 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WorkRow } from '../works-table/index.ts';
+import type { WorkRow } from '../batch/index.ts';
 import { DRAFT_KEY, makeDraft, readDraft, saveDraft, takeDraft } from './draft.ts';
 
 /** The browser's localStorage, as far as the draft uses it (Node has none). */

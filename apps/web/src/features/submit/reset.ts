@@ -5,10 +5,10 @@
  * upload store forgets the rest.
  */
 import { endAddressEdits } from '../address/index.ts';
-import { checkEntriesStore, removeCheckEntries, clearUnsupportedNotices, removeUploadItems, uploadStore } from '../upload/index.ts';
-import { clearWorks } from '../works-table/index.ts';
+import type { Batch } from '../batch/index.ts';
 
-export function resetBatch(): void {
+export function resetBatch(batch: Batch): void {
+  const { checkEntriesStore, clearUnsupportedNotices, clearWorks, removeCheckEntries, removeUploadItems, uploadStore } = batch;
   clearWorks();
   endAddressEdits();
   removeCheckEntries(checkEntriesStore.getState().ids);

@@ -17,7 +17,10 @@ vi.mock('./api/update-file.ts', () => ({
 
 const { createUploader } = await import('./uploader.ts');
 const { ApiError } = await import('../../lib/http.ts');
-const { addUploadItems, uploadStore } = await import('./store.ts');
+const { createBatch } = await import('../batch/index.ts');
+// The page's batch, as BatchProvider makes it.
+const page = createBatch();
+const { addUploadItems, uploadStore } = page;
 
 const done = (filePath: string): ChunkAnswer => ({
   state: 200,
@@ -38,7 +41,7 @@ describe('upload progress', () => {
     const size = 500_000;
     addUploadItems([{ key: 'b1/photo.jpg', batchId: 'b1', name: 'photo.jpg', isFolder: false, filePath: 'upload/b1/photo.jpg', files: [{ id: 'b1-0', relativePath: 'photo.jpg', size, chunkTotal: 1 }] }]);
     const settled: string[] = [];
-    const uploader = createUploader((id) => settled.push(id));
+    const uploader = createUploader(page, (id) => settled.push(id));
     uploader.add([{ id: 'b1-0', file: new Blob([new Uint8Array(size)]), relativePath: 'photo.jpg', batchId: 'b1', fileNum: 1, fileIndex: 0, itemIndex: 0 }]);
     await settle();
     expect(calls).toHaveLength(1);
@@ -59,7 +62,7 @@ describe('upload progress', () => {
     const size = 3 * 2_048_000;
     const files = Array.from({ length: 4 }, (_, i) => ({ id: `b2-${i}`, relativePath: `p${i}.jpg`, size, chunkTotal: 3 }));
     addUploadItems(files.map((f) => ({ key: `b2/${f.relativePath}`, batchId: 'b2', name: f.relativePath, isFolder: false, filePath: `upload/b2/${f.relativePath}`, files: [f] })));
-    const uploader = createUploader(() => undefined);
+    const uploader = createUploader(page, () => undefined);
     uploader.add(files.map((f, i) => ({ id: f.id, file: new Blob([new Uint8Array(size)]), relativePath: f.relativePath, batchId: 'b2', fileNum: 4, fileIndex: i, itemIndex: i })));
     await settle();
     // Six requests for four files, at most two of a file.
@@ -96,7 +99,7 @@ describe('retries', () => {
     const id = `${batch}-0`;
     addUploadItems([{ key: `${batch}/a.jpg`, batchId: batch, name: 'a.jpg', isFolder: false, filePath: `upload/${batch}/a.jpg`, files: [{ id, relativePath: 'a.jpg', size, chunkTotal }] }]);
     const settled: Array<{ id: string; ok: boolean; error?: string }> = [];
-    const uploader = createUploader((sid, outcome) => settled.push(outcome.ok ? { id: sid, ok: true } : { id: sid, ok: false, error: outcome.error }));
+    const uploader = createUploader(page, (sid, outcome) => settled.push(outcome.ok ? { id: sid, ok: true } : { id: sid, ok: false, error: outcome.error }));
     uploader.add([{ id, file: new Blob([new Uint8Array(size)]), relativePath: 'a.jpg', batchId: batch, fileNum: 1, fileIndex: 0, itemIndex: 0 }]);
     return { id, settled, uploader };
   };

@@ -7,5 +7,3 @@ export { WorksFooter } from './components/WorksFooter.tsx';
 export { WorksTable } from './components/WorksTable.tsx';
 export { installTestHook } from './components/test-hook.ts';
 export { computeTotals } from './lib/totals.ts';
-export { addWorks, clearWorks, removeWorks, replaceWork, rowByUuid, selectWorkByUuid, updateWork, updateWorks, useWorks, workRowOf, worksStore } from './store.ts';
-export type { WorkComponent, WorkRow } from './store.ts';

@@ -4,8 +4,7 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/http.ts';
 import { getDefaultAddress, locationOfCustomer } from '../../address/index.ts';
-import { checkEntriesStore, selectHasProblems, selectIsUploading, uploadStore } from '../../upload/index.ts';
-import { removeWorks, worksStore, type WorkRow } from '../../works-table/index.ts';
+import { selectHasProblems, selectIsUploading, useBatch, type WorkRow } from '../../batch/index.ts';
 import { repeatFileNameCheck } from '../api/repeat-check.ts';
 import { makeDraft, saveDraft } from '../draft.ts';
 import { submitProblem, type SubmitWork } from '../lib/checks.ts';
@@ -25,6 +24,7 @@ const TOAST_KEY = 'batch-submit';
  */
 export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubmitOptions) {
   const { message } = App.useApp();
+  const { checkEntriesStore, removeWorks, uploadStore, worksStore } = useBatch();
   const navigate = useNavigate();
   const [checking, setChecking] = useState(false);
   const [duplicates, setDuplicates] = useState<DuplicateRow[] | null>(null);
@@ -80,7 +80,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
     } finally {
       setChecking(false);
     }
-  }, [batchAddressParsing, checking, customerHubId, message, proceed, warn]);
+  }, [batchAddressParsing, checkEntriesStore, checking, customerHubId, message, proceed, uploadStore, warn, worksStore]);
 
   const confirmDuplicates = useCallback(
     async (resolved: DuplicateRow[]) => {
@@ -103,7 +103,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
         setChecking(false);
       }
     },
-    [customerHubId, proceed, warn],
+    [customerHubId, proceed, removeWorks, warn, worksStore],
   );
 
   return {

@@ -6,7 +6,7 @@
  * opened with `?portalTest` (remembered for the tab in sessionStorage); it writes nothing but this
  * browser tab's own state.
  */
-import { addWorks, clearWorks, worksStore, type WorkRow } from '../store.ts';
+import type { Batch, WorkRow } from '../../batch/index.ts';
 
 export interface PortalTestHook {
   addWorks(rows: WorkRow[]): number;
@@ -32,14 +32,15 @@ function wanted(): boolean {
   }
 }
 
-export function installTestHook(): void {
-  if (window.__portalTest || !wanted()) return;
+/** Opens the door on `batch`, the page's batch (features/batch). */
+export function installTestHook(batch: Batch): void {
+  if (!wanted()) return;
   window.__portalTest = {
     addWorks(rows) {
-      addWorks(rows);
-      return worksStore.getState().rows.length;
+      batch.addWorks(rows);
+      return batch.worksStore.getState().rows.length;
     },
-    clearWorks,
-    rowCount: () => worksStore.getState().rows.length,
+    clearWorks: batch.clearWorks,
+    rowCount: () => batch.worksStore.getState().rows.length,
   };
 }

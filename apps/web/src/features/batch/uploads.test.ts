@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addUploadItems, failedFilesOf, patchUploadFile, removeUploadItems, selectIsUploading, setUploadBytes, uploadStore } from './store.ts';
+import { createUploads, failedFilesOf, selectIsUploading } from './uploads.ts';
+
+const { addUploadItems, patchUploadFile, removeUploadItems, setUploadBytes, uploadStore } = createUploads();
 
 const state = () => uploadStore.getState();
 

@@ -1,7 +1,7 @@
 /**
  * The rows of the order table, outside React: the upload appends parsed works, the product
- * picker and the file check update them by uuid, the order reads them. Components subscribe to
- * slices with `useWorks(selector)`.
+ * picker and the file check update them by uuid, the order reads them. One table per batch
+ * (features/batch/batch.ts); components subscribe to slices with `useWorks(selector)`.
  *
  * Invariants: `rows` holds each uuid once; `selectedKeys` only names rows that exist (removing a
  * row unselects it). Rows stand in the order of their place (`addWorks`): picks in the order they
@@ -23,7 +23,7 @@
  */
 import type { CheckFileAnswer, OrderLocation, ParsedWork, ParsedWorkFile } from '@portal/contract/api';
 import type { Toning, WorkState } from '@portal/contract/enums';
-import { createStore, useStore } from '../../lib/external-store.ts';
+import { createStore, type Store } from '../../lib/external-store.ts';
 
 /** One row of the order table; grows with product selection, file check and addresses. */
 export interface WorkRow {
@@ -83,12 +83,6 @@ export interface WorksState {
   selectedKeys: readonly string[];
 }
 
-export const worksStore = createStore<WorksState>({ rows: [], selectedKeys: [] }, { notify: 'sync' });
-
-export function useWorks<T>(selector: (state: WorksState) => T, equal?: (a: T, b: T) => boolean): T {
-  return useStore(worksStore, selector, equal);
-}
-
 export function workRowOf(work: ParsedWork): WorkRow {
   return {
     uuid: work.uuid,
@@ -106,9 +100,6 @@ export function workRowOf(work: ParsedWork): WorkRow {
 /** Where a row stands: compared number by number; a shorter place that is a prefix comes first. */
 export type RowPlace = readonly number[];
 
-/** The place of each placed row, by uuid; rows absent here have the empty place (first). */
-const places = new Map<string, RowPlace>();
-
 function comparePlaces(a: RowPlace, b: RowPlace): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = (a[i] as number) - (b[i] as number);
@@ -117,86 +108,111 @@ function comparePlaces(a: RowPlace, b: RowPlace): number {
   return a.length - b.length;
 }
 
-/**
- * Adds rows; a uuid already present is updated where it stands instead. With a `place`, the new
- * rows go where that place falls among the rows (row i of them at [...place, i]), so the rows of
- * a pick keep the pick's order when the parses of its items finish in another order; without
- * one they are appended.
- */
-export function addWorks(rows: readonly WorkRow[], place?: RowPlace): void {
-  if (rows.length === 0) return;
-  worksStore.setState((s) => {
-    const at = new Map(s.rows.map((row, i) => [row.uuid, i]));
-    const next = [...s.rows];
-    const fresh: WorkRow[] = [];
-    for (const row of rows) {
-      const i = at.get(row.uuid);
-      if (i === undefined) {
-        if (!at.has(row.uuid)) fresh.push(row);
-        at.set(row.uuid, -1);
-      } else if (i >= 0) next[i] = { ...next[i], ...row };
-    }
-    if (fresh.length === 0) return { ...s, rows: next };
-    if (!place) {
-      next.push(...fresh);
+/** The works table of one batch and its commands, the only writers of its state. */
+export function createWorks() {
+  const store: Store<WorksState> = createStore<WorksState>({ rows: [], selectedKeys: [] }, { notify: 'sync' });
+  /** The place of each placed row, by uuid; rows absent here have the empty place (first). */
+  const places = new Map<string, RowPlace>();
+
+  /**
+   * Adds rows; a uuid already present is updated where it stands instead. With a `place`, the new
+   * rows go where that place falls among the rows (row i of them at [...place, i]), so the rows of
+   * a pick keep the pick's order when the parses of its items finish in another order; without
+   * one they are appended.
+   */
+  function addWorks(rows: readonly WorkRow[], place?: RowPlace): void {
+    if (rows.length === 0) return;
+    store.setState((s) => {
+      const at = new Map(s.rows.map((row, i) => [row.uuid, i]));
+      const next = [...s.rows];
+      const fresh: WorkRow[] = [];
+      for (const row of rows) {
+        const i = at.get(row.uuid);
+        if (i === undefined) {
+          if (!at.has(row.uuid)) fresh.push(row);
+          at.set(row.uuid, -1);
+        } else if (i >= 0) next[i] = { ...next[i], ...row };
+      }
+      if (fresh.length === 0) return { ...s, rows: next };
+      if (!place) {
+        next.push(...fresh);
+        return { ...s, rows: next };
+      }
+      // After the last row whose place is not after ours; looking from the end, as most picks land there.
+      let insertAt = next.length;
+      while (insertAt > 0 && comparePlaces(places.get((next[insertAt - 1] as WorkRow).uuid) ?? [], place) > 0) insertAt--;
+      fresh.forEach((row, i) => places.set(row.uuid, [...place, i]));
+      next.splice(insertAt, 0, ...fresh);
       return { ...s, rows: next };
-    }
-    // After the last row whose place is not after ours; looking from the end, as most picks land there.
-    let insertAt = next.length;
-    while (insertAt > 0 && comparePlaces(places.get((next[insertAt - 1] as WorkRow).uuid) ?? [], place) > 0) insertAt--;
-    fresh.forEach((row, i) => places.set(row.uuid, [...place, i]));
-    next.splice(insertAt, 0, ...fresh);
-    return { ...s, rows: next };
-  });
+    });
+  }
+
+  function updateWork(uuid: string, patch: Partial<Omit<WorkRow, 'uuid'>>): void {
+    store.setState((s) => {
+      const i = s.rows.findIndex((row) => row.uuid === uuid);
+      if (i < 0) return s;
+      const rows = [...s.rows];
+      rows[i] = { ...(rows[i] as WorkRow), ...patch };
+      return { ...s, rows };
+    });
+  }
+
+  /**
+   * Puts `row` where the row `oldUuid` is, keeping its place and its check mark: the server's work
+   * behind a row was replaced by another (添加文件 re-parses the work's folder into a new work).
+   */
+  function replaceWork(oldUuid: string, row: WorkRow): void {
+    store.setState((s) => {
+      const i = s.rows.findIndex((r) => r.uuid === oldUuid);
+      if (i < 0) return s;
+      const rows = s.rows.filter((r, j) => j === i || r.uuid !== row.uuid);
+      rows[rows.indexOf(s.rows[i] as WorkRow)] = row;
+      const place = places.get(oldUuid);
+      places.delete(oldUuid);
+      if (place) places.set(row.uuid, place);
+      return { rows, selectedKeys: s.selectedKeys.map((k) => (k === oldUuid ? row.uuid : k)).filter((k, j, all) => all.indexOf(k) === j) };
+    });
+  }
+
+  function removeWorks(uuids: readonly string[]): void {
+    const doomed = new Set(uuids);
+    for (const uuid of doomed) places.delete(uuid);
+    store.setState((s) => {
+      if (!s.rows.some((row) => doomed.has(row.uuid))) return s;
+      return {
+        rows: s.rows.filter((row) => !doomed.has(row.uuid)),
+        selectedKeys: s.selectedKeys.filter((key) => !doomed.has(key)),
+      };
+    });
+  }
+
+  function setSelectedWorks(keys: readonly string[]): void {
+    store.setState((s) => ({ ...s, selectedKeys: keys }));
+  }
+
+  function clearWorks(): void {
+    places.clear();
+    store.setState({ rows: [], selectedKeys: [] });
+  }
+
+  /** One change to many rows at once (统一设置地址): `patchOf` gives a row's patch, or null to leave it as it is. */
+  function updateWorks(patchOf: (row: WorkRow) => Partial<Omit<WorkRow, 'uuid'>> | null): void {
+    store.setState((s) => {
+      let changed = false;
+      const rows = s.rows.map((row) => {
+        const patch = patchOf(row);
+        if (!patch) return row;
+        changed = true;
+        return { ...row, ...patch };
+      });
+      return changed ? { ...s, rows } : s;
+    });
+  }
+
+  return { worksStore: store, addWorks, updateWork, replaceWork, removeWorks, setSelectedWorks, clearWorks, updateWorks };
 }
 
-export function updateWork(uuid: string, patch: Partial<Omit<WorkRow, 'uuid'>>): void {
-  worksStore.setState((s) => {
-    const i = s.rows.findIndex((row) => row.uuid === uuid);
-    if (i < 0) return s;
-    const rows = [...s.rows];
-    rows[i] = { ...(rows[i] as WorkRow), ...patch };
-    return { ...s, rows };
-  });
-}
-
-/**
- * Puts `row` where the row `oldUuid` is, keeping its place and its check mark: the server's work
- * behind a row was replaced by another (添加文件 re-parses the work's folder into a new work).
- */
-export function replaceWork(oldUuid: string, row: WorkRow): void {
-  worksStore.setState((s) => {
-    const i = s.rows.findIndex((r) => r.uuid === oldUuid);
-    if (i < 0) return s;
-    const rows = s.rows.filter((r, j) => j === i || r.uuid !== row.uuid);
-    rows[rows.indexOf(s.rows[i] as WorkRow)] = row;
-    const place = places.get(oldUuid);
-    places.delete(oldUuid);
-    if (place) places.set(row.uuid, place);
-    return { rows, selectedKeys: s.selectedKeys.map((k) => (k === oldUuid ? row.uuid : k)).filter((k, j, all) => all.indexOf(k) === j) };
-  });
-}
-
-export function removeWorks(uuids: readonly string[]): void {
-  const doomed = new Set(uuids);
-  for (const uuid of doomed) places.delete(uuid);
-  worksStore.setState((s) => {
-    if (!s.rows.some((row) => doomed.has(row.uuid))) return s;
-    return {
-      rows: s.rows.filter((row) => !doomed.has(row.uuid)),
-      selectedKeys: s.selectedKeys.filter((key) => !doomed.has(key)),
-    };
-  });
-}
-
-export function setSelectedWorks(keys: readonly string[]): void {
-  worksStore.setState((s) => ({ ...s, selectedKeys: keys }));
-}
-
-export function clearWorks(): void {
-  places.clear();
-  worksStore.setState({ rows: [], selectedKeys: [] });
-}
+export type WorksCommands = ReturnType<typeof createWorks>;
 
 export const selectWorkByUuid = (uuid: string) => (s: WorksState): WorkRow | undefined => s.rows.find((row) => row.uuid === uuid);
 
@@ -209,18 +225,4 @@ export function rowByUuid(state: WorksState, uuid: string): WorkRow | undefined 
     indexes.set(state.rows, index);
   }
   return index.get(uuid);
-}
-
-/** One change to many rows at once (统一设置地址): `patchOf` gives a row's patch, or null to leave it as it is. */
-export function updateWorks(patchOf: (row: WorkRow) => Partial<Omit<WorkRow, 'uuid'>> | null): void {
-  worksStore.setState((s) => {
-    let changed = false;
-    const rows = s.rows.map((row) => {
-      const patch = patchOf(row);
-      if (!patch) return row;
-      changed = true;
-      return { ...row, ...patch };
-    });
-    return changed ? { ...s, rows } : s;
-  });
 }

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addWorks, clearWorks, removeWorks, worksStore, type WorkRow } from './store.ts';
+import { createWorks, type WorkRow } from './works.ts';
+
+const { addWorks, clearWorks, removeWorks, worksStore } = createWorks();
 
 const row = (name: string): WorkRow => ({ uuid: `u-${name}`, articleName: name, filePath: `upload/b/${name}`, fileName: name, files: [], quantity: 1, state: 'unmatch' });
 const names = () => worksStore.getState().rows.map((r) => r.articleName);

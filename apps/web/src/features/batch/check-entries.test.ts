@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removableIds, removeCheckEntries, selectHasPendingEntries,
-  selectHasProblems, updateCheckEntry, type CheckEntry,
-} from './check-entries.ts';
+import { createCheckEntries, removableIds, selectHasPendingEntries, selectHasProblems, type CheckEntry } from './check-entries.ts';
+
+const { addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry } = createCheckEntries();
 
 const entry = (id: string, status: CheckEntry['status']) => ({ id, articleName: id, fileName: `${id}.jpg`, filePath: `upload/b/${id}.jpg`, status });
 const state = () => checkEntriesStore.getState();
