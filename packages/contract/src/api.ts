@@ -321,6 +321,12 @@ export const SortWorkFilesBody = z.object({
   acceptFolder: z.union([z.boolean(), z.string().max(10)]).optional(),
   workUuid: z.uuid().optional(),
 });
+/** The work's files in their new order; `removed`: files that left the work (still stored), which must be checked again. */
+export const SortWorkFilesAnswer = z.object({
+  state: z.literal(200),
+  message: z.object({ accessPath: z.string(), workUuid: z.string(), files: z.array(ParsedWorkFile), pageCount: z.number().int(), removed: z.array(z.string()) }),
+});
+export type SortWorkFilesAnswer = z.infer<typeof SortWorkFilesAnswer>;
 
 // --- orders (decisions §7)
 export const OrderLocation = z.object({

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
+import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
@@ -120,7 +120,7 @@ export const fixRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   app.post('/files/undoCrop', { schema: { tags, body: z.object({ path: z.string().min(1).max(1024) }), response: { 200: CropAnswer } } },
     async (request) => services.crop.undo(request.user.hubId, request.body.path));
 
-  app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody } },
+  app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody, response: { 200: SortWorkFilesAnswer } } },
     async (request) => services.check.sort(request.user.hubId, request.body));
 
   app.post('/sales_order/checkFile', {

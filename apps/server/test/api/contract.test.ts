@@ -4,7 +4,7 @@
  * The contract is the same on both databases: PGlite is enough here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChunkAnswer, LongTaskAnswer, ParseAnswer } from '@portal/contract';
+import { ChunkAnswer, LongTaskAnswer, ParseAnswer, SortWorkFilesAnswer } from '@portal/contract';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { corpusFile } from '../helpers/corpus.ts';
 import { pollTask, uploadFile } from '../helpers/upload.ts';
@@ -34,6 +34,8 @@ describe('the upload, parse and long-task answers are the contract\'s', () => {
     for (const field of ['"taskId"', '"unsupported"', '"pageCount"']) expect(parse).toContain(field);
     const task = JSON.stringify(doc.paths['/api/long-time-tasks/{taskId}']?.get?.responses['200']);
     for (const field of ['"progress"', '"jsonContent"', '"running"']) expect(task).toContain(field);
+    const sort = JSON.stringify(doc.paths['/api/files/sortWorkFiles']?.post?.responses['200']);
+    for (const field of ['"removed"', '"pageCount"', '"workUuid"']) expect(sort).toContain(field);
   });
 
   it('an image, a PDF and a zip are answered with exactly the contract\'s fields', async () => {
@@ -60,5 +62,16 @@ describe('the upload, parse and long-task answers are the contract\'s', () => {
     const task = await pollTask(t, token, (started as { message: { taskId: string } }).message.taskId);
     expect(asContract(LongTaskAnswer, task)).toEqual(task);
     expect(task.message.status).toBe('finished');
+  });
+
+  it('a sort of a folder work is answered with exactly the contract\'s fields', async () => {
+    const folderId = crypto.randomUUID();
+    const photo = corpusFile('images/pillow_exif-200dpcm.jpg');
+    for (const name of ['a.jpg', 'b.jpg']) await uploadFile(t, token, photo, `相册/${name}`, { folderId });
+    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/相册`)}`, { token })).json()) as { message: { works: Array<{ filePath: string; uuid: string }> } };
+    const work = parsed.message.works[0]!;
+    const sorted = await (await t.call('POST', '/api/files/sortWorkFiles', { token, body: { accessPath: work.filePath, fileNames: ['b.jpg'], workUuid: work.uuid } })).json();
+    expect(asContract(SortWorkFilesAnswer, sorted)).toEqual(sorted);
+    expect(sorted).toMatchObject({ state: 200, message: { pageCount: 1, removed: [`upload/${folderId}/相册/a.jpg`] } });
   });
 });
