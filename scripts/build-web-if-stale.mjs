@@ -20,5 +20,7 @@ function newest(p) {
 const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 if (builtAt === 0 || sources.some((s) => newest(path.join(root, s)) > builtAt)) {
   console.log(e2e ? 'Building the web app for the e2e tests…' : 'Building the web app…');
-  execSync(`npm run ${e2e ? 'build:e2e' : 'build'} -w @portal/web`, { cwd: root, stdio: 'inherit' });
+  // A caller's NODE_ENV (vitest sets "test") would make Vite bundle React's development build.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  execSync(`npm run ${e2e ? 'build:e2e' : 'build'} -w @portal/web`, { cwd: root, stdio: 'inherit', env });
 }
