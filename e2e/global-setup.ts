@@ -1,11 +1,14 @@
 /**
- * Builds the e2e build of the web app (apps/web/dist-e2e) when the web's sources are newer than it, so a
- * run never tests stale pages. `npm run build` makes it too (and the production build, apps/web/dist).
+ * Builds the web app when its sources are newer than the builds, so a run never tests stale pages: the
+ * e2e build (apps/web/dist-e2e), which the tests' server serves, and the production build (apps/web/dist),
+ * which production-build.test.ts inspects. `npm run build` makes both too.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, ['scripts/build-web-if-stale.mjs', '--e2e'], { cwd: repoRoot, stdio: 'inherit' });
+  for (const args of [['--e2e'], []]) {
+    execFileSync(process.execPath, ['scripts/build-web-if-stale.mjs', ...args], { cwd: repoRoot, stdio: 'inherit' });
+  }
 }
