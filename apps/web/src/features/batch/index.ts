@@ -9,4 +9,4 @@ export type { CheckEntriesState, CheckEntry, CheckEntryPhase, CheckEntryRetry, N
 export { failedFilesOf, selectIsUploading, selectItem, selectOverall } from './uploads.ts';
 export type { NewUploadItem, Sums, UnsupportedNotice, UploadFileState, UploadFileStatus, UploadItemState, UploadState } from './uploads.ts';
 export { rowByUuid, selectWorkByUuid, workRowOf } from './works.ts';
-export type { RowPlace, WorkComponent, WorkRow, WorksState } from './works.ts';
+export type { RowPlace, WorkComponent, WorkProduct, WorkRow, WorksState } from './works.ts';

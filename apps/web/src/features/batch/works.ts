@@ -68,6 +68,16 @@ export interface WorkRow {
   orderLocations?: readonly OrderLocation[] | null;
 }
 
+/** What choosing a SKU sets on a row. */
+export interface WorkProduct {
+  productId: number;
+  productName: string;
+  propertyConfigId: number;
+  sku: string;
+  toning: Toning;
+  customToning: boolean;
+}
+
 /** A component of the chosen product as the check met it in a work. */
 export interface WorkComponent {
   componentName: string;
@@ -158,6 +168,17 @@ export function createWorks() {
   }
 
   /**
+   * The SKU chosen for a work (选择产品, 重选产品), before its check. A new SKU brings its own toning;
+   * the same SKU chosen again keeps what the customer set.
+   */
+  function setProduct(uuid: string, product: WorkProduct): void {
+    const row = rowByUuid(store.getState(), uuid);
+    if (!row) return;
+    const { toning, customToning, ...sku } = product;
+    updateWork(uuid, row.propertyConfigId === product.propertyConfigId ? sku : product);
+  }
+
+  /**
    * Puts `row` where the row `oldUuid` is, keeping its place and its check mark: the server's work
    * behind a row was replaced by another (添加文件 re-parses the work's folder into a new work).
    */
@@ -209,7 +230,7 @@ export function createWorks() {
     });
   }
 
-  return { worksStore: store, addWorks, updateWork, replaceWork, removeWorks, setSelectedWorks, clearWorks, updateWorks };
+  return { worksStore: store, addWorks, updateWork, setProduct, replaceWork, removeWorks, setSelectedWorks, clearWorks, updateWorks };
 }
 
 export type WorksCommands = ReturnType<typeof createWorks>;

@@ -89,7 +89,7 @@ export function skuChoiceOfRow(row: WorkRow): SkuChoice | undefined {
  * (checkFlowOf), when the page first checks.
  */
 function createCheckFlow(page: Batch) {
-  const { addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, updateWork, worksStore } = page;
+  const { addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removeCheckEntries, setProduct, updateCheckEntry, updateWork, worksStore } = page;
 
   let notifier: CheckNotifier = { success: () => undefined, error: console.error, warning: console.warn };
 
@@ -123,15 +123,7 @@ function createCheckFlow(page: Batch) {
     const mine = (generation.get(uuid) ?? 0) + 1;
     generation.set(uuid, mine);
     const entryId = checkEntryIdOf(uuid);
-    const sameSku = row.propertyConfigId === choice.propertyConfigId;
-    updateWork(uuid, {
-      productId: choice.productId,
-      productName: choice.productName,
-      propertyConfigId: choice.propertyConfigId,
-      sku: choice.sku,
-      // A new SKU brings its own toning; checking the same SKU again keeps what the customer set.
-      ...(sameSku ? {} : { toning: choice.toning, customToning: choice.customToning }),
-    });
+    setProduct(uuid, choice);
     // The entry of the work (one per work, replaced by each outcome that needs the customer).
     const put = (patch: Pick<CheckEntry, 'status' | 'message' | 'details' | 'messageDetail'>) =>
       addCheckEntries([{ id: entryId, articleName: row.articleName, fileName: row.fileName, filePath: row.filePath, workUuid: uuid, retry: 'check', ...patch }]);
