@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     root: repoRoot,
     include: ['e2e/tests/**/*.test.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Each file starts its own server and browser; one file at a time keeps the machine calm.

@@ -9,7 +9,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 // in development vite plays that role and forwards /api to the server.
 const apiTarget = process.env.PORTAL_API_URL ?? 'http://localhost:8080';
 
-export default defineConfig({
+// `vite build --mode e2e` (npm run build:e2e) makes the e2e tests' build in dist-e2e: the same app plus the
+// test hook (features/works-table/components/test-hook.ts), which the production build in dist never holds.
+export default defineConfig(({ mode }) => ({
   root,
   // precompress: .br and .gz beside each file of dist, served as they are (apps/server app.ts).
   plugins: [react(), precompress()],
@@ -21,7 +23,7 @@ export default defineConfig({
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },
   },
   build: {
-    outDir: 'dist',
+    outDir: mode === 'e2e' ? 'dist-e2e' : 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
@@ -42,4 +44,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -1,7 +1,8 @@
 /**
  * Starts the real server (apps/server/src/server.ts) as a child process on a free port with a
  * fresh data directory, the way `npm start` runs it, and waits until /api/health answers 200.
- * The server serves the built app (apps/web/dist): build it before the tests.
+ * The server serves the e2e build of the app (apps/web/dist-e2e: the production build plus the test hook),
+ * made by `npm run build`; the e2e config's global setup builds it when the web's sources are newer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -82,6 +83,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     DATA_DIR: dataDir,
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',
+    WEB_DIST: join(repoRoot, 'apps/web/dist-e2e'),
     ...options.env,
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorType, Toning } from './enums.ts';
+import { ErrorType, TaskStatus, Toning, WorkState } from './enums.ts';
 
 /** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
 export const zId = z.coerce.number().int().positive();
@@ -178,6 +178,79 @@ export type Region = z.infer<typeof Region>;
 export const CitiesQuery = z.object({ provinceId: zId });
 export const DistrictsQuery = z.object({ cityId: zId });
 
+// --- upload, parse and long tasks (decisions §3, §4)
+/** What the server read from an image at upload: pixels after EXIF orientation, and dots per inch. */
+export const ImageInfo = z.object({
+  width: z.number(),
+  height: z.number(),
+  /** 72 when the file states none. */
+  dpi: z.number(),
+  /** Whether the file states its density; absent for files stored before it was recorded. */
+  dpiStated: z.boolean().optional(),
+});
+/** What the server read from a PDF at upload: its pages, and page 1's size in mm. */
+export const PdfInfo = z.object({ pages: z.number().int(), width: z.number(), height: z.number() });
+/** A zip's info is empty: its files are read when it is parsed. */
+export const UploadedInfo = z.union([ImageInfo, PdfInfo, z.strictObject({})]);
+export type UploadedInfo = z.infer<typeof UploadedInfo>;
+export const ChunkDone = z.object({ status: z.literal(300), filePath: z.string(), relativeUrl: z.string(), accessUrl: z.string(), info: UploadedInfo });
+export type ChunkDone = z.infer<typeof ChunkDone>;
+/** Each chunk's answer; the chunk that completed the file answers ChunkDone. */
+export const ChunkAnswer = z.object({ state: z.literal(200), message: z.union([ChunkDone, z.object({ status: z.literal(200) })]) });
+export type ChunkAnswer = z.infer<typeof ChunkAnswer>;
+/**
+ * The metadata stored with a file (the stored_files.meta column), read once at upload or parse so later
+ * steps never re-read the file. One shape for images and PDFs, every field optional: a row written by an
+ * older release may lack the newer ones, and the file check adds what it learns.
+ */
+export const StoredFileMeta = z.object({
+  width: z.number().optional(),
+  height: z.number().optional(),
+  dpi: z.number().optional(),
+  dpiStated: z.boolean().optional(),
+  /** The density rule the image's dpi was read under (media/image.ts DENSITY_RULE); another one is read again. */
+  dpiRule: z.number().int().optional(),
+  /** Whether the image's bytes are whole (JPEG end marker, PNG chunk CRCs), learnt by the first check. */
+  intact: z.boolean().optional(),
+  brokenReason: z.string().nullable().optional(),
+  pages: z.number().int().optional(),
+  /** Every PDF page's [width, height] in mm. */
+  pageSizes: z.array(z.tuple([z.number(), z.number()])).optional(),
+});
+export type StoredFileMeta = z.infer<typeof StoredFileMeta>;
+
+export const ParseQuery = z.object({ filePath: z.string().min(1).max(1024), customerHubId: zId.optional() });
+export const ParsedWorkFile = z.object({
+  fileName: z.string(), filePath: z.string(), component: z.string().nullable(),
+  width: z.number(), height: z.number(), dpi: z.number().nullable(), pages: z.number().int(),
+});
+export type ParsedWorkFile = z.infer<typeof ParsedWorkFile>;
+export const ParsedWork = z.object({
+  uuid: z.string(), articleName: z.string(), filePath: z.string(), fileName: z.string(), files: z.array(ParsedWorkFile),
+  pageCount: z.number().int(), quantity: z.literal(1), state: WorkState.extract(['unmatch']),
+});
+export type ParsedWork = z.infer<typeof ParsedWork>;
+/** A file inside a folder or zip that is not a work's file, and why (decisions §4). */
+export const UnsupportedFile = z.object({ fileName: z.string(), filePath: z.string(), reason: z.string() });
+export type UnsupportedFile = z.infer<typeof UnsupportedFile>;
+export const ParseResult = z.object({ works: z.array(ParsedWork), unsupported: z.array(UnsupportedFile) });
+export type ParseResult = z.infer<typeof ParseResult>;
+/** Works at once (state 200), or a long task to poll (state 100: a zip, or a big folder). */
+export const ParseAnswer = z.union([
+  z.object({ state: z.literal(200), message: ParseResult }),
+  z.object({ state: z.literal(100), message: z.object({ taskId: z.string() }) }),
+]);
+export type ParseAnswer = z.infer<typeof ParseAnswer>;
+export const LongTask = z.object({
+  status: TaskStatus,
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  jsonContent: ParseResult.nullable(),
+  error: z.string().nullable(),
+});
+export type LongTask = z.infer<typeof LongTask>;
+export const LongTaskAnswer = z.object({ state: z.literal(200), message: LongTask });
+export type LongTaskAnswer = z.infer<typeof LongTaskAnswer>;
+
 // --- the file check, crop and sort (product-spec §7, decisions §5)
 export const CheckFileBody = z.object({
   propertyConfigId: zId,
@@ -248,6 +321,12 @@ export const SortWorkFilesBody = z.object({
   acceptFolder: z.union([z.boolean(), z.string().max(10)]).optional(),
   workUuid: z.uuid().optional(),
 });
+/** The work's files in their new order; `removed`: files that left the work (still stored), which must be checked again. */
+export const SortWorkFilesAnswer = z.object({
+  state: z.literal(200),
+  message: z.object({ accessPath: z.string(), workUuid: z.string(), files: z.array(ParsedWorkFile), pageCount: z.number().int(), removed: z.array(z.string()) }),
+});
+export type SortWorkFilesAnswer = z.infer<typeof SortWorkFilesAnswer>;
 
 // --- orders (decisions §7)
 export const OrderLocation = z.object({

@@ -1,19 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesBody } from '@portal/contract';
+import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
 import { AppError } from '../errors.ts';
-import { uploadRefusal, type ChunkAnswer } from '../services/uploads.ts';
-
-const ChunkAnswerSchema = z.object({
-  state: z.literal(200),
-  message: z.union([
-    z.object({ status: z.literal(300), filePath: z.string(), relativeUrl: z.string(), accessUrl: z.string(), info: z.record(z.string(), z.unknown()) }),
-    z.object({ status: z.literal(200) }),
-  ]),
-});
+import { uploadRefusal } from '../services/uploads.ts';
 
 const MALFORMED = '上传内容不合规范：字段过多或过长';
 const MULTIPART_LIMITS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PROTO_VIOLATION']);
@@ -51,7 +43,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       tags,
       description: 'One chunk of a file (multipart: the fields of decisions §3, then the part `file`). simple-uploader.js names are accepted too. Refusals answer 4xx {state: 400, message: {status: 400, error}}.',
       consumes: ['multipart/form-data'],
-      response: { 200: ChunkAnswerSchema },
+      response: { 200: ChunkAnswer },
     },
   }, async (request) => {
     if (!request.isMultipart()) throw uploadRefusal('请以multipart/form-data上传文件');
@@ -147,7 +139,7 @@ export const fixRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   app.post('/files/undoCrop', { schema: { tags, body: z.object({ path: z.string().min(1).max(1024) }), response: { 200: CropAnswer } } },
     async (request) => services.crop.undo(request.user.hubId, request.body.path));
 
-  app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody } },
+  app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody, response: { 200: SortWorkFilesAnswer } } },
     async (request) => services.check.sort(request.user.hubId, request.body));
 
   app.post('/sales_order/checkFile', {

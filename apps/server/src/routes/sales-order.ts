@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BatchOrderAnswer, BatchOrderBody, OrdersQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, BatchOrderBody, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
 import type { Services } from '../services/index.ts';
-
-const WorkFile = z.object({ fileName: z.string(), filePath: z.string(), component: z.string().nullable(), width: z.number(), height: z.number(), dpi: z.number().nullable(), pages: z.number().int() });
-const Work = z.object({
-  uuid: z.string(), articleName: z.string(), filePath: z.string(), fileName: z.string(), files: z.array(WorkFile),
-  pageCount: z.number().int(), quantity: z.literal(1), state: z.literal('unmatch'),
-});
-const Unsupported = z.object({ fileName: z.string(), filePath: z.string(), reason: z.string() });
-const ParseResult = z.object({ works: z.array(Work), unsupported: z.array(Unsupported) });
 
 export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const tags = ['parse'];
@@ -17,8 +9,8 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   app.get('/sales_order/parseOrderInfo4BatchUp', {
     schema: {
       tags,
-      querystring: z.object({ filePath: z.string().min(1).max(1024), customerHubId: z.coerce.number().int().positive().optional() }),
-      response: { 200: z.union([z.object({ state: z.literal(200), message: ParseResult }), z.object({ state: z.literal(100), message: z.object({ taskId: z.string() }) })]) },
+      querystring: ParseQuery,
+      response: { 200: ParseAnswer },
     },
   }, async (request) => services.parse.parse(request.user.hubId, request.query.filePath));
 
@@ -26,12 +18,7 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     schema: {
       tags,
       params: z.object({ taskId: z.uuid() }),
-      response: { 200: z.object({ state: z.literal(200), message: z.object({
-        status: z.enum(['running', 'finished', 'failed']),
-        progress: z.object({ done: z.number().int(), total: z.number().int() }),
-        jsonContent: ParseResult.nullable(),
-        error: z.string().nullable(),
-      }) }) },
+      response: { 200: LongTaskAnswer },
     },
   }, async (request) => services.tasks.status(request.user.hubId, request.params.taskId));
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
-import { MSG } from '@portal/contract';
+import { MSG, type StoredFileMeta } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { objectPapers, storedFiles, works } from '../db/schema/index.ts';
 import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
@@ -22,7 +22,7 @@ export type CheckAnswer =
   | { state: 200; message: { workUuid: string; resolutionWarning: boolean; addPageNum: number; pageCount: number; fileArea: number; components: CheckOutcome['components']; fileCheckResult: CheckRowOut[]; priceBasis?: 'print' | 'copy' | 'area' } }
   | { state: 400; message: { workUuid: string; fileName: string; status: 'error'; message: { fileCheckResult: CheckRowOut[]; pageCountWarning: boolean; error: true }; messages: Array<{ message: string }> } };
 
-type Meta = Record<string, unknown>;
+type Meta = StoredFileMeta;
 const { checkResult: _stored, ...workColumns } = getTableColumns(works);
 /** A work as the check reads it: every column but its stored check result. */
 export type CheckedWork = Omit<typeof works.$inferSelect, 'checkResult'>;

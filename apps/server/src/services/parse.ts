@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { and, eq, like, or, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
-import { MSG } from '@portal/contract';
+import { MSG, type StoredFileMeta } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
@@ -64,7 +64,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
    * `sizes` (from a listing) spares a stat per file, `read` the images' headers already read.
    */
   async function describeFiles(hubId: number, paths: string[], onProgress?: (done: number) => void, sizes?: ReadonlyMap<string, number>, read?: ReadonlyMap<string, ImageMeta | Error>): Promise<{ files: ParsedFile[]; damaged: Unsupported[] }> {
-    const known = new Map<string, { kind: string; meta: Record<string, unknown> | null }>();
+    const known = new Map<string, { kind: string; meta: StoredFileMeta | null }>();
     const prefixes = [...new Set(paths.map((p) => p.split('/').slice(0, 3).join('/')))];
     for (const prefix of prefixes) {
       const rows = await db.select({ path: storedFiles.path, kind: storedFiles.kind, meta: storedFiles.meta }).from(storedFiles)
@@ -94,7 +94,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
           const pm = await readPdfMeta(abs);
-          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x) => [x.widthMm, x.heightMm]) };
+          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x): [number, number] => [x.widthMm, x.heightMm]) };
           fresh.push({ hubId, path: p, kind: 'pdf', size, meta });
           return { path: p, kind, width: meta.width, height: meta.height, pages: meta.pages, dpi: null };
         } catch (err) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, inArray, sql } from 'drizzle-orm';
-import { LIMITS, MSG, SERVER_MSG } from '@portal/contract';
+import { LIMITS, MSG, SERVER_MSG, type ChunkAnswer, type StoredFileMeta, type UploadedInfo } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { storedFiles, uploadChunks, uploads } from '../db/schema/index.ts';
@@ -30,12 +30,6 @@ export type ChunkFields = {
    */
   chunkSize: number;
 };
-
-export type FileInfo = { width: number; height: number; dpi: number; dpiStated?: boolean; dpiRule?: number } | { pages: number; width: number; height: number; pageSizes?: Array<[number, number]> } | Record<string, never>;
-
-export type ChunkAnswer =
-  | { state: 200; message: { status: 200 } }
-  | { state: 200; message: { status: 300; filePath: string; relativeUrl: string; accessUrl: string; info: FileInfo } };
 
 /** The refusal shape of decisions §3: a 4xx with {state: 400, message: {status: 400, error}}. */
 export const uploadRefusal = (error: string, status = 400, code = 'upload-refused') =>
@@ -170,11 +164,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   const storeDone = db.with(stored, tidied).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
     .where(and(eq(uploads.id, sql.placeholder('uploadId')), sql`exists (select 1 from ${stored})`)).prepare('upload_store_done');
 
-  function answer(hubId: number, rel: string, meta: Record<string, unknown>): ChunkAnswer {
+  function answer(hubId: number, rel: string, meta: StoredFileMeta): ChunkAnswer {
     const url = urls.hubFile(hubId, rel);
     // Every page's size stays in the database for the file check; the client gets the summary.
-    const { pageSizes: _pages, dpiRule: _rule, ...info } = meta;
-    return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as FileInfo } };
+    // The contract's ChunkAnswer names what the client is told: the answer's schema leaves out the rest
+    // (pageSizes, dpiRule, what the check learnt).
+    const { pageSizes: _pages, dpiRule: _rule, intact: _intact, brokenReason: _reason, ...info } = meta;
+    return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo } };
   }
 
   async function describe(hubId: number, rel: string): Promise<ChunkAnswer> {
@@ -196,13 +192,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   }
 
   /** Reads what the file check needs once, at upload, so parsing never re-opens the file. */
-  async function readMeta(abs: string, type: SniffedType, head: Buffer): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: FileInfo }> {
+  async function readMeta(abs: string, type: SniffedType, head: Buffer): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: StoredFileMeta }> {
     if (type === 'zip') return { kind: 'zip', info: {} };
     if (type === 'pdf') {
       const m = await readPdfMeta(abs);
       const first = m.pageSizes[0];
       // Every page's size is kept so the file check never re-reads the PDF.
-      return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p) => [p.widthMm, p.heightMm]) } };
+      return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p): [number, number] => [p.widthMm, p.heightMm]) } };
     }
     const m = await readImageMeta(abs, { head });
     return { kind: 'image', info: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, dpiRule: DENSITY_RULE } };

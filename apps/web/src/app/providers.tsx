@@ -4,19 +4,23 @@ import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import type { ReactNode } from 'react';
+import { BatchProvider } from '../features/batch/index.ts';
 import { queryClient } from '../lib/query-client.ts';
 
 dayjs.locale('zh-cn');
 
 /**
  * antd in Chinese; `autoInsertSpace: false` keeps two-character labels as written (提交, not 提 交),
- * which is also what the e2e tests look for. antd's `App` gives message/modal their context.
+ * which is also what the e2e tests look for. antd's `App` gives message/modal their context. The
+ * batch (features/batch) is made here, once per page load, so its rows outlive a visit to /payment1.
  */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }}>
       <AntApp>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        <QueryClientProvider client={queryClient}>
+          <BatchProvider>{children}</BatchProvider>
+        </QueryClientProvider>
       </AntApp>
     </ConfigProvider>
   );

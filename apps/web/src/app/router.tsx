@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { FullPageSpin } from '../components/FullPageSpin.tsx';
-import { RequireAuth } from '../features/auth/components/RequireAuth.tsx';
+import { RequireAuth } from '../features/auth/index.ts';
 import { RootRoute, type RouteHandle } from './RootRoute.tsx';
 
 /** React.lazy for named exports: each page is its own chunk, so /login does not load the others. */
@@ -9,8 +9,8 @@ function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, nam
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
-const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage.tsx'), 'LoginPage');
-const AppLayout = lazyPage(() => import('../features/layout/components/AppLayout.tsx'), 'AppLayout');
+const LoginPage = lazyPage(() => import('../features/auth/lazy.ts'), 'LoginPage');
+const AppLayout = lazyPage(() => import('../features/layout/lazy.ts'), 'AppLayout');
 const BatchUploadRoute = lazyPage(() => import('./routes/batch-upload.tsx'), 'BatchUploadRoute');
 const Payment1Route = lazyPage(() => import('./routes/payment1.tsx'), 'Payment1Route');
 const OrdersRoute = lazyPage(() => import('./routes/orders.tsx'), 'OrdersRoute');

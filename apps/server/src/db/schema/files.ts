@@ -1,5 +1,6 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index, uuid, boolean, doublePrecision } from 'drizzle-orm/pg-core';
 import { customerHubs } from './hubs.ts';
+import type { StoredFileMeta } from '@portal/contract';
 
 /**
  * One file being uploaded in chunks, known by its batch and relative path (decisions §3; `identifier`
@@ -38,8 +39,8 @@ export const storedFiles = pgTable('stored_files', {
   kind: text('kind', { enum: ['image', 'pdf', 'zip'] }).notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
   sha256: text('sha256'),
-  /** image: {width, height, dpi, dpiStated}; pdf: {pages, width, height} */
-  meta: jsonb('meta').$type<Record<string, unknown>>(),
+  /** What was read from the file once (@portal/contract StoredFileMeta): an image's pixels and dpi, a PDF's pages. */
+  meta: jsonb('meta').$type<StoredFileMeta>(),
   /** Path of the kept original after a crop, for undo. */
   originalPath: text('original_path'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

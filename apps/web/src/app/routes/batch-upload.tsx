@@ -1,32 +1,19 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { Card, Flex, Space, Typography } from 'antd';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
-import { AddressLine } from '../../features/address/components/AddressLine.tsx';
-import { UnifiedAddressButton } from '../../features/address/components/UnifiedAddressButton.tsx';
-import { useAccount } from '../../features/auth/api/account.ts';
-import { useCustomerHub } from '../../features/auth/api/customer-hub.ts';
-import { recheckWorks } from '../../features/file-check/check-works.ts';
-import { renderCheckEntryActions } from '../../features/file-check/components/CheckEntryActions.tsx';
-import { FileCheckHost } from '../../features/file-check/components/FileCheckHost.tsx';
-import { reselectProduct, SelectProductButton } from '../../features/file-check/components/SelectProductButton.tsx';
-import { SortPhotosButton } from '../../features/photo-sort/components/SortPhotosButton.tsx';
-import { DuplicateDialog } from '../../features/submit/components/DuplicateDialog.tsx';
-import { useBatchSubmit } from '../../features/submit/hooks/useBatchSubmit.ts';
-import { useRestoreDraft } from '../../features/submit/hooks/useRestoreDraft.ts';
-import { resetBatch } from '../../features/submit/reset.ts';
-import { useCheckEntries } from '../../features/upload/check-entries.ts';
-import { UploadArea } from '../../features/upload/components/UploadArea.tsx';
-import { installTestHook } from '../../features/works-table/components/test-hook.ts';
-import { WorksFooter } from '../../features/works-table/components/WorksFooter.tsx';
-import { WorksTable } from '../../features/works-table/components/WorksTable.tsx';
-import { computeTotals } from '../../features/works-table/lib/totals.ts';
-import { rowByUuid, updateWork, updateWorks, useWorks, worksStore } from '../../features/works-table/store.ts';
-
-installTestHook();
+import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
+import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
+import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
+import { checkFlowOf, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
+import { SortPhotosButton } from '../../features/photo-sort/index.ts';
+import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
+import { UploadArea } from '../../features/upload/index.ts';
+import { installTestHook, WorksFooter, WorksTable, computeTotals } from '../../features/works-table/index.ts';
 
 /** The totals and the order buttons; re-renders only when rows change, not on upload progress. */
 function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () => void }) {
+  const batch = useBatch();
   const rows = useWorks((s) => s.rows);
   const hasEntries = useCheckEntries((s) => s.ids.length > 0);
   const totals = useMemo(() => computeTotals(rows), [rows]);
@@ -37,7 +24,7 @@ function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () =>
       canReset={rows.length > 0 || hasEntries}
       canSubmit
       submitting={submitting}
-      onReset={resetBatch}
+      onReset={() => resetBatch(batch)}
       onSubmit={onSubmit}
     />
   );
@@ -46,21 +33,12 @@ function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () =>
 /** A row's address line: the row's first order location, saved back to the row. */
 function RowAddress({ uuid }: { uuid: string }) {
   const value = useWorks((s) => rowByUuid(s, uuid)?.orderLocations?.[0]);
-  const onSave = useCallback((location: OrderLocation) => updateWork(uuid, { orderLocations: [location] }), [uuid]);
+  const { updateWork } = useBatch();
+  const onSave = useCallback((location: OrderLocation) => updateWork(uuid, { orderLocations: [location] }), [updateWork, uuid]);
   return <AddressLine uuid={uuid} value={value} onSave={onSave} />;
 }
 const renderAddress = (uuid: string) => <RowAddress uuid={uuid} />;
 
-const onReselect = (uuid: string) => {
-  const row = rowByUuid(worksStore.getState(), uuid);
-  if (row) reselectProduct(row);
-};
-
-const addressRows = () => worksStore.getState().rows.map((r) => ({ uuid: r.uuid, name: r.articleName, saved: r.orderLocations?.[0] }));
-const applyAddress = (uuids: readonly string[], location: OrderLocation) => {
-  const chosen = new Set(uuids);
-  updateWorks((row) => (chosen.has(row.uuid) ? { orderLocations: [location] } : null));
-};
 
 /**
  * The batch upload order page. It waits for the hub: batchAddressParsing decides the delivery
@@ -69,6 +47,8 @@ const applyAddress = (uuids: readonly string[], location: OrderLocation) => {
  */
 export function BatchUploadRoute() {
   const hub = useCustomerHub();
+  const batch = useBatch();
+  const { worksStore, updateWorks } = batch;
   const customerHubId = useAccount().data?.customerHubId;
   useRestoreDraft(customerHubId);
   const hasWorks = useWorks((s) => s.rows.length > 0);
@@ -76,10 +56,32 @@ export function BatchUploadRoute() {
   const submit = useBatchSubmit({ customerHubId, batchAddressParsing });
   const onRecheck = useCallback(
     (uuid: string) => {
-      if (customerHubId !== undefined) void recheckWorks([uuid], customerHubId);
+      if (customerHubId !== undefined) void checkFlowOf(batch).recheckWorks([uuid], customerHubId);
     },
-    [customerHubId],
+    [batch, customerHubId],
   );
+  const onReselect = useCallback(
+    (uuid: string) => {
+      const row = rowByUuid(worksStore.getState(), uuid);
+      if (row) reselectProduct(row);
+    },
+    [worksStore],
+  );
+  const addressRows = useCallback(
+    () => worksStore.getState().rows.map((r) => ({ uuid: r.uuid, name: r.articleName, saved: r.orderLocations?.[0] })),
+    [worksStore],
+  );
+  const applyAddress = useCallback(
+    (uuids: readonly string[], location: OrderLocation) => {
+      const chosen = new Set(uuids);
+      updateWorks((row) => (chosen.has(row.uuid) ? { orderLocations: [location] } : null));
+    },
+    [updateWorks],
+  );
+  useEffect(() => {
+    // Only the e2e build (and the dev server) holds the test hook: the production build folds this to nothing.
+    if (import.meta.env.DEV || import.meta.env.MODE === 'e2e') installTestHook(batch);
+  }, [batch]);
 
   if (!hub.data) return <FullPageSpin />;
 

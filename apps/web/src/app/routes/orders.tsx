@@ -1,5 +1,5 @@
 import { Card, Flex, Typography } from 'antd';
-import { OrdersTable } from '../../features/orders/components/OrdersTable.tsx';
+import { OrdersTable } from '../../features/orders/index.ts';
 
 /** The hub's orders, newest first (decisions §7). */
 export function OrdersRoute() {

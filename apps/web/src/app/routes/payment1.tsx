@@ -1,12 +1,10 @@
 import { Card, Flex, Result, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useAccount } from '../../features/auth/api/account.ts';
-import { usePlaceBatchOrder, type PlacedBatch } from '../../features/orders/api/place-batch.ts';
-import { OrderConfirm, OrderPlaced } from '../../features/orders/components/OrderConfirm.tsx';
-import { batchBodyOf } from '../../features/orders/lib/bodies.ts';
-import { clearDraft, readDraft } from '../../features/submit/draft.ts';
-import { resetBatch } from '../../features/submit/reset.ts';
+import { useAccount } from '../../features/auth/index.ts';
+import { useBatch } from '../../features/batch/index.ts';
+import { usePlaceBatchOrder, type PlacedBatch, OrderConfirm, OrderPlaced, batchBodyOf } from '../../features/orders/index.ts';
+import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.ts';
 
 /**
  * Order confirmation (decisions §7): reads the batch draft, shows the server's quote and places the
@@ -15,6 +13,7 @@ import { resetBatch } from '../../features/submit/reset.ts';
  */
 export function Payment1Route() {
   const navigate = useNavigate();
+  const batch = useBatch();
   // The guard above this page has loaded the account. Read once: the page shows the draft it
   // opened with, even after the order clears it.
   const customerHubId = useAccount().data?.customerHubId;
@@ -43,7 +42,7 @@ export function Payment1Route() {
           place.mutate(batchBodyOf(draft), {
             onSuccess: (answer) => {
               clearDraft();
-              resetBatch();
+              resetBatch(batch);
               setPlaced(answer);
             },
           });

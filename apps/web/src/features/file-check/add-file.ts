@@ -16,11 +16,10 @@
  * Works from a zip have no folder of their own to write to.
  */
 import { MSG } from '@portal/contract/messages';
-import { deleteStoredFile } from '../upload/api/delete-file.ts';
-import { parseItem } from '../upload/parse-item.ts';
-import { replaceWork, worksStore, type WorkRow } from '../works-table/store.ts';
-import { sortWorkFiles } from '../photo-sort/api/sort-work-files.ts';
-import { checkWorks, dropWorkEntries, skuChoiceOfRow } from './check-works.ts';
+import type { Batch, WorkRow } from '../batch/index.ts';
+import { deleteStoredFile, parseItem } from '../upload/index.ts';
+import { sortWorkFiles } from '../photo-sort/index.ts';
+import { checkFlowOf, skuChoiceOfRow } from './check-works.ts';
 import { openFileDetail } from './dialogs.ts';
 import { extensionOf, uploadInto, uploadTargetOf } from './lib/upload-into.ts';
 
@@ -43,7 +42,7 @@ export function freeName(name: string, taken: ReadonlySet<string>): string {
 const holdsPdf = (files: readonly { filePath: string }[]) => files.some((f) => extensionOf(f.filePath) === 'pdf');
 
 /** Parses `parsePath` again and puts the new work, holding `wanted` (stored paths, in order), in the row's place. */
-async function rebuildWork(work: WorkRow, customerHubId: number, parsePath: string, wanted: readonly string[], patch: Partial<WorkRow> = {}): Promise<void> {
+async function rebuildWork(page: Batch, work: WorkRow, customerHubId: number, parsePath: string, wanted: readonly string[], patch: Partial<WorkRow> = {}): Promise<void> {
   const parsed = await parseItem(parsePath, customerHubId, () => undefined);
   const fresh = parsed.works[0];
   if (!fresh) throw new Error('文件解析失败');
@@ -61,7 +60,8 @@ async function rebuildWork(work: WorkRow, customerHubId: number, parsePath: stri
       pageCount = sorted.message.pageCount;
     }
   }
-  replaceWork(work.uuid, {
+  const { checkWorks, dropWorkEntries } = checkFlowOf(page);
+  page.replaceWork(work.uuid, {
     ...work,
     ...patch,
     uuid: fresh.uuid,
@@ -78,12 +78,12 @@ async function rebuildWork(work: WorkRow, customerHubId: number, parsePath: stri
   if (choice) await checkWorks([fresh.uuid], choice, customerHubId);
 }
 
-export async function addFileToWork(work: WorkRow, file: File, customerHubId: number): Promise<void> {
+export async function addFileToWork(page: Batch, work: WorkRow, file: File, customerHubId: number): Promise<void> {
   if (!canAddFiles(work)) throw new Error('只有文件夹上传的作品可以添加文件');
   const taken = new Set(work.files.map((f) => f.filePath.slice(work.filePath.length + 1)));
   const storedPath = `${work.filePath}/${freeName(file.name, taken)}`;
   await uploadInto(file, storedPath);
-  await rebuildWork(work, customerHubId, work.filePath, [...work.files.map((f) => f.filePath), storedPath]);
+  await rebuildWork(page, work, customerHubId, work.filePath, [...work.files.map((f) => f.filePath), storedPath]);
 }
 
 /** Whether a picked file can replace a stored one in place: the same format (the stored name, and its extension, stay). */
@@ -97,7 +97,7 @@ export function sameFormat(fileName: string, storedPath: string): boolean {
  * file is stored beside the old one as `<name>.<new extension>` (a free name among the files the page
  * knows there) and takes its place in the work; a work of that one file becomes a work of the new one.
  */
-export async function replaceFileInWork(work: WorkRow, oldPath: string, file: File, customerHubId: number): Promise<void> {
+export async function replaceFileInWork(page: Batch, work: WorkRow, oldPath: string, file: File, customerHubId: number): Promise<void> {
   if (!uploadTargetOf(oldPath)) throw new Error('该文件不能重新上传');
   const slash = oldPath.lastIndexOf('/');
   const dir = oldPath.slice(0, slash);
@@ -105,7 +105,7 @@ export async function replaceFileInWork(work: WorkRow, oldPath: string, file: Fi
   const dot = oldName.lastIndexOf('.');
   const stem = dot > 0 ? oldName.slice(0, dot) : oldName;
   const taken = new Set<string>();
-  for (const row of worksStore.getState().rows) {
+  for (const row of page.worksStore.getState().rows) {
     for (const f of row.files) if (f.filePath.startsWith(`${dir}/`)) taken.add(f.filePath.slice(dir.length + 1));
   }
   const newName = freeName(`${stem}.${extensionOf(file.name)}`, taken);
@@ -114,6 +114,6 @@ export async function replaceFileInWork(work: WorkRow, oldPath: string, file: Fi
   // A work holding a PDF is never sorted, so the folder must hold just the wanted files: the replaced one goes.
   if (work.filePath !== oldPath && holdsPdf(work.files)) await deleteStoredFile(oldPath, { silent: true }).catch(() => false);
   const wanted = work.files.map((f) => (f.filePath === oldPath ? newPath : f.filePath));
-  if (work.filePath === oldPath) await rebuildWork(work, customerHubId, newPath, wanted, { filePath: newPath, fileName: newName });
-  else await rebuildWork(work, customerHubId, work.filePath, wanted);
+  if (work.filePath === oldPath) await rebuildWork(page, work, customerHubId, newPath, wanted, { filePath: newPath, fileName: newName });
+  else await rebuildWork(page, work, customerHubId, work.filePath, wanted);
 }

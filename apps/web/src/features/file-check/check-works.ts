@@ -1,7 +1,7 @@
 /**
  * The file check of works against a chosen SKU (product-spec §4 work state, §7 checkFile), outside
- * React: it writes the rows of the order table (works-table store) and the file-check entries
- * (upload feature's entry store).
+ * React: it writes the rows of the order table and the file-check entries of the page's batch
+ * (features/batch); one check flow per batch (checkFlowOf).
  *
  * The outcome of a work's check, and its entry (one per work, id `check:<work uuid>`):
  *   match       → no entry; an entry the work already had shows success (文件校验成功) and leaves
@@ -21,15 +21,7 @@ import type { Toning } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
 import { mapPooled } from '../../lib/pool.ts';
-import {
-  addCheckEntries,
-  checkEntriesStore,
-  onCheckEntriesRemoved,
-  removeCheckEntries,
-  updateCheckEntry,
-  type CheckEntry,
-} from '../upload/check-entries.ts';
-import { updateWork, worksStore, type WorkComponent, type WorkRow } from '../works-table/store.ts';
+import type { Batch, CheckEntry, WorkComponent, WorkRow } from '../batch/index.ts';
 import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
 
 const SUCCESS_LINGER_MS = 1500;
@@ -53,36 +45,10 @@ export interface CheckNotifier {
   warning(text: string): void;
 }
 
-let notifier: CheckNotifier = { success: () => undefined, error: console.error, warning: console.warn };
-
-/** Installs the page's toasts (antd message); returns the uninstall. */
-export function setCheckNotifier(next: CheckNotifier): () => void {
-  notifier = next;
-  return () => {
-    if (notifier === next) notifier = { success: () => undefined, error: console.error, warning: console.warn };
-  };
-}
-
 export const checkEntryIdOf = (workUuid: string) => `check:${workUuid}`;
 const isCheckEntry = (entry: CheckEntry) => entry.id.startsWith('check:') && entry.workUuid !== undefined;
 
-/** Entries this module removes itself: their removal must not revert the work. */
-const quiet = new Set<string>();
-function removeQuietly(ids: readonly string[]) {
-  for (const id of ids) quiet.add(id);
-  try {
-    removeCheckEntries(ids);
-  } finally {
-    for (const id of ids) quiet.delete(id);
-  }
-}
-
-/** The newest check of each work: an older answer arriving late is dropped. */
-const generation = new Map<string, number>();
-
 export type Outcome = 'match' | 'dpiAbnormal' | 'abnormal' | 'failed' | 'stale';
-
-const rowOf = (uuid: string): WorkRow | undefined => worksStore.getState().rows.find((r) => r.uuid === uuid);
 
 export function componentsOf(answer: CheckFileAnswer): WorkComponent[] {
   if (answer.state === 200) {
@@ -105,111 +71,6 @@ function lines(texts: readonly string[]): { message: string | undefined; details
   return { message: texts[0], details: details.length ? details : undefined };
 }
 
-async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number): Promise<Outcome> {
-  const row = rowOf(uuid);
-  if (!row) return 'stale';
-  const mine = (generation.get(uuid) ?? 0) + 1;
-  generation.set(uuid, mine);
-  const entryId = checkEntryIdOf(uuid);
-  const sameSku = row.propertyConfigId === choice.propertyConfigId;
-  updateWork(uuid, {
-    productId: choice.productId,
-    productName: choice.productName,
-    propertyConfigId: choice.propertyConfigId,
-    sku: choice.sku,
-    // A new SKU brings its own toning; checking the same SKU again keeps what the customer set.
-    ...(sameSku ? {} : { toning: choice.toning, customToning: choice.customToning }),
-  });
-  // The entry of the work (one per work, replaced by each outcome that needs the customer).
-  const put = (patch: Pick<CheckEntry, 'status' | 'message' | 'details' | 'messageDetail'>) =>
-    addCheckEntries([{ id: entryId, articleName: row.articleName, fileName: row.fileName, filePath: row.filePath, workUuid: uuid, retry: 'check', ...patch }]);
-
-  let answer: CheckFileAnswer;
-  try {
-    answer = await checkFile({
-      propertyConfigId: choice.propertyConfigId,
-      productId: choice.productId,
-      customerHubId,
-      filePath: row.filePath,
-      makeWay: 'File',
-      checkNumberOfPages: true,
-      workUuid: uuid,
-    });
-  } catch (error) {
-    if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
-    // A 4xx names what is wrong (a work that is gone, a SKU no longer sold); anything else did not answer.
-    const text = isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.checkFailedNetwork}：${error.message}` : MSG.checkFailedNetwork;
-    updateWork(uuid, { state: 'abnormal', checkResult: null, addPageNum: null, fileArea: null });
-    put({ status: 'error', message: text, details: undefined, messageDetail: text });
-    return 'failed';
-  }
-  if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
-
-  if (answer.state === 200) {
-    const m = answer.message;
-    const state = m.resolutionWarning ? 'dpiAbnormal' : 'match';
-    updateWork(uuid, {
-      state,
-      pageCount: m.pageCount,
-      addPageNum: m.addPageNum,
-      fileArea: m.fileArea,
-      components: componentsOf(answer),
-      checkResult: m,
-    });
-    if (state === 'match') {
-      // A work that had an entry shows its success for a moment; others need none (the toast says it).
-      if (checkEntriesStore.getState().byId[entryId]) {
-        updateCheckEntry(entryId, { status: 'success', phase: undefined, message: MSG.checkSuccess, details: undefined, messageDetail: m, retry: undefined });
-        setTimeout(() => {
-          if (checkEntriesStore.getState().byId[entryId]?.status === 'success') removeQuietly([entryId]);
-        }, SUCCESS_LINGER_MS);
-      }
-    } else {
-      const warned = m.fileCheckResult.filter((r) => r.resolutionWarning).map((r) => `${r.filename}：分辨率${r.resolutionDetect ?? '—'}dpi，要求${r.resolutionThreshold}-${r.resolutionLimit ?? '不限'}dpi`);
-      put({
-        status: 'dpiAbnormal',
-        message: `分辨率异常：${warned.length}个文件的分辨率不符合要求`,
-        details: warned.length > DETAIL_LINES ? [...warned.slice(0, DETAIL_LINES), `等${warned.length}个文件`] : warned,
-        messageDetail: m,
-      });
-    }
-    return state;
-  }
-
-  const m = answer.message;
-  const texts = m.messages.map((x) => x.message);
-  const { message, details } = lines(texts.length ? texts : [MSG.checkFailedToast]);
-  updateWork(uuid, {
-    state: 'abnormal',
-    pageCount: m.message.fileCheckResult.length,
-    addPageNum: null,
-    fileArea: null,
-    components: componentsOf(answer),
-    checkResult: m,
-  });
-  put({ status: 'error', message, details, messageDetail: m });
-  return 'abnormal';
-}
-
-function summarise(outcomes: readonly Outcome[]) {
-  const counted = outcomes.filter((o) => o !== 'stale');
-  if (counted.length === 0) return;
-  const bad = counted.filter((o) => o === 'abnormal' || o === 'failed').length;
-  if (counted.length === 1) {
-    if (bad) notifier.error(MSG.checkFailedToast);
-    else notifier.success(MSG.checkSuccess);
-    return;
-  }
-  if (bad === 0) notifier.success(`${MSG.checkSuccess}：共${counted.length}个作品`);
-  else notifier.error(`${MSG.checkFailedToast}：${bad}个作品未通过，${counted.length - bad}个通过`);
-}
-
-/** Checks works against one SKU (选择产品 for the checked rows, 重选产品 for one). */
-export async function checkWorks(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<void> {
-  const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => checkOne(uuid, choice, customerHubId));
-  summarise(outcomes);
-}
-
 /** The SKU a row was checked against, or undefined before any choice. */
 export function skuChoiceOfRow(row: WorkRow): SkuChoice | undefined {
   if (row.productId == null || row.propertyConfigId == null) return undefined;
@@ -223,99 +84,246 @@ export function skuChoiceOfRow(row: WorkRow): SkuChoice | undefined {
   };
 }
 
-/** 重新校验: checks works again against the SKU each already has. */
-export async function recheckWorks(uuids: readonly string[], customerHubId: number): Promise<void> {
-  const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => {
-    const row = rowOf(uuid);
-    const choice = row && skuChoiceOfRow(row);
-    return choice ? checkOne(uuid, choice, customerHubId) : Promise.resolve<Outcome>('stale');
-  });
-  summarise(outcomes);
-}
-
 /**
- * Checks one work again against its SKU without a toast, after a file of it changed in 文件详情 (a
- * crop, a re-upload): the work, its entry and the dialog take the new answer, and the caller reports
- * what it means for the changed file. `rows` are the new answer's (none when the check did not run).
+ * The checks of one page's batch: the works it checks, their entries, the toasts. Made once per batch
+ * (checkFlowOf), when the page first checks.
  */
-export async function recheckWorkQuietly(uuid: string, customerHubId: number): Promise<{ outcome: Outcome; rows: FileCheckRow[] }> {
-  const row = rowOf(uuid);
-  const choice = row && skuChoiceOfRow(row);
-  if (!choice) return { outcome: 'stale', rows: [] };
-  const outcome = await checkOne(uuid, choice, customerHubId);
-  const m = outcome === 'stale' || outcome === 'failed' ? null : rowOf(uuid)?.checkResult;
-  const rows = !m ? [] : 'fileCheckResult' in m ? m.fileCheckResult : m.message.fileCheckResult;
-  return { outcome, rows };
-}
+function createCheckFlow(page: Batch) {
+  const { addCheckEntries, checkEntriesStore, onCheckEntriesRemoved, removeCheckEntries, setProduct, updateCheckEntry, updateWork, worksStore } = page;
 
-/** 确认使用 on a resolution warning: the work is good to order as it is. */
-export function confirmUse(workUuid: string): void {
-  updateWork(workUuid, { state: 'match' });
-  removeQuietly([checkEntryIdOf(workUuid)]);
-}
+  let notifier: CheckNotifier = { success: () => undefined, error: console.error, warning: console.warn };
 
-/**
- * After a file of a work changed (re-upload, crop, delete) the last check no longer describes it:
- * its entries go to error, with the changed answer for the detail dialog.
- */
-export function markWorkChanged(workUuid: string, messageDetail: unknown): void {
-  const s = checkEntriesStore.getState();
-  for (const id of s.ids) {
-    const entry = s.byId[id];
-    if (entry?.workUuid === workUuid) updateCheckEntry(id, { status: 'error', messageDetail });
+  /** Installs the page's toasts (antd message); returns the uninstall. */
+  function setCheckNotifier(next: CheckNotifier): () => void {
+    notifier = next;
+    return () => {
+      if (notifier === next) notifier = { success: () => undefined, error: console.error, warning: console.warn };
+    };
   }
-  updateWork(workUuid, { checkResult: (messageDetail ?? null) as WorkRow['checkResult'] });
-}
 
-/** Forgets a work's entries without touching the work (it left the table, or was replaced). */
-export function dropWorkEntries(workUuids: readonly string[]): void {
-  const doomed = new Set(workUuids);
-  const s = checkEntriesStore.getState();
-  removeQuietly(s.ids.filter((id) => {
-    const uuid = s.byId[id]?.workUuid;
-    return uuid !== undefined && doomed.has(uuid);
-  }));
-}
+  /** Entries this module removes itself: their removal must not revert the work. */
+  const quiet = new Set<string>();
+  function removeQuietly(ids: readonly string[]) {
+    for (const id of ids) quiet.add(id);
+    try {
+      removeCheckEntries(ids);
+    } finally {
+      for (const id of ids) quiet.delete(id);
+    }
+  }
 
-// Deleting an entry in error reverts its work (product-spec §4).
-onCheckEntriesRemoved((removed) => {
-  const reverted: string[] = [];
-  for (const entry of removed) {
-    if (!isCheckEntry(entry) || quiet.has(entry.id) || entry.status !== 'error') continue;
-    const uuid = entry.workUuid as string;
-    if (!rowOf(uuid)) continue;
-    generation.set(uuid, (generation.get(uuid) ?? 0) + 1);
+  /** The newest check of each work: an older answer arriving late is dropped. */
+  const generation = new Map<string, number>();
+
+  const rowOf = (uuid: string): WorkRow | undefined => worksStore.getState().rows.find((r) => r.uuid === uuid);
+
+  async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number): Promise<Outcome> {
+    const row = rowOf(uuid);
+    if (!row) return 'stale';
+    const mine = (generation.get(uuid) ?? 0) + 1;
+    generation.set(uuid, mine);
+    const entryId = checkEntryIdOf(uuid);
+    setProduct(uuid, choice);
+    // The entry of the work (one per work, replaced by each outcome that needs the customer).
+    const put = (patch: Pick<CheckEntry, 'status' | 'message' | 'details' | 'messageDetail'>) =>
+      addCheckEntries([{ id: entryId, articleName: row.articleName, fileName: row.fileName, filePath: row.filePath, workUuid: uuid, retry: 'check', ...patch }]);
+
+    let answer: CheckFileAnswer;
+    try {
+      answer = await checkFile({
+        propertyConfigId: choice.propertyConfigId,
+        productId: choice.productId,
+        customerHubId,
+        filePath: row.filePath,
+        makeWay: 'File',
+        checkNumberOfPages: true,
+        workUuid: uuid,
+      });
+    } catch (error) {
+      if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
+      // A 4xx names what is wrong (a work that is gone, a SKU no longer sold); anything else did not answer.
+      const text = isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.checkFailedNetwork}：${error.message}` : MSG.checkFailedNetwork;
+      updateWork(uuid, { state: 'abnormal', checkResult: null, addPageNum: null, fileArea: null });
+      put({ status: 'error', message: text, details: undefined, messageDetail: text });
+      return 'failed';
+    }
+    if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
+
+    if (answer.state === 200) {
+      const m = answer.message;
+      const state = m.resolutionWarning ? 'dpiAbnormal' : 'match';
+      updateWork(uuid, {
+        state,
+        pageCount: m.pageCount,
+        addPageNum: m.addPageNum,
+        fileArea: m.fileArea,
+        components: componentsOf(answer),
+        checkResult: m,
+      });
+      if (state === 'match') {
+        // A work that had an entry shows its success for a moment; others need none (the toast says it).
+        if (checkEntriesStore.getState().byId[entryId]) {
+          updateCheckEntry(entryId, { status: 'success', phase: undefined, message: MSG.checkSuccess, details: undefined, messageDetail: m, retry: undefined });
+          setTimeout(() => {
+            if (checkEntriesStore.getState().byId[entryId]?.status === 'success') removeQuietly([entryId]);
+          }, SUCCESS_LINGER_MS);
+        }
+      } else {
+        const warned = m.fileCheckResult.filter((r) => r.resolutionWarning).map((r) => `${r.filename}：分辨率${r.resolutionDetect ?? '—'}dpi，要求${r.resolutionThreshold}-${r.resolutionLimit ?? '不限'}dpi`);
+        put({
+          status: 'dpiAbnormal',
+          message: `分辨率异常：${warned.length}个文件的分辨率不符合要求`,
+          details: warned.length > DETAIL_LINES ? [...warned.slice(0, DETAIL_LINES), `等${warned.length}个文件`] : warned,
+          messageDetail: m,
+        });
+      }
+      return state;
+    }
+
+    const m = answer.message;
+    const texts = m.messages.map((x) => x.message);
+    const { message, details } = lines(texts.length ? texts : [MSG.checkFailedToast]);
     updateWork(uuid, {
-      state: 'unmatch',
-      pageCount: null,
+      state: 'abnormal',
+      pageCount: m.message.fileCheckResult.length,
       addPageNum: null,
       fileArea: null,
-      productId: null,
-      productName: null,
-      propertyConfigId: null,
-      sku: null,
-      components: null,
-      checkResult: null,
+      components: componentsOf(answer),
+      checkResult: m,
     });
-    reverted.push(entry.articleName);
+    put({ status: 'error', message, details, messageDetail: m });
+    return 'abnormal';
   }
-  if (reverted.length === 1) notifier.warning(`“${reverted[0]}”的校验结果已清除，请重新选择产品`);
-  else if (reverted.length > 1) notifier.warning(`${reverted.length}个作品的校验结果已清除，请重新选择产品`);
-});
 
-// A work that leaves the table takes its entries along.
-let lastRows = worksStore.getState().rows;
-worksStore.subscribe(() => {
-  const rows = worksStore.getState().rows;
-  if (rows === lastRows) return;
-  const shrank = rows.length < lastRows.length;
-  lastRows = rows;
-  if (!shrank) return;
-  const present = new Set(rows.map((r) => r.uuid));
-  const s = checkEntriesStore.getState();
-  const gone = s.ids.filter((id) => {
-    const entry = s.byId[id];
-    return entry !== undefined && isCheckEntry(entry) && !present.has(entry.workUuid as string);
+  function summarise(outcomes: readonly Outcome[]) {
+    const counted = outcomes.filter((o) => o !== 'stale');
+    if (counted.length === 0) return;
+    const bad = counted.filter((o) => o === 'abnormal' || o === 'failed').length;
+    if (counted.length === 1) {
+      if (bad) notifier.error(MSG.checkFailedToast);
+      else notifier.success(MSG.checkSuccess);
+      return;
+    }
+    if (bad === 0) notifier.success(`${MSG.checkSuccess}：共${counted.length}个作品`);
+    else notifier.error(`${MSG.checkFailedToast}：${bad}个作品未通过，${counted.length - bad}个通过`);
+  }
+
+  /** Checks works against one SKU (选择产品 for the checked rows, 重选产品 for one). */
+  async function checkWorks(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<void> {
+    const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => checkOne(uuid, choice, customerHubId));
+    summarise(outcomes);
+  }
+
+  /** 重新校验: checks works again against the SKU each already has. */
+  async function recheckWorks(uuids: readonly string[], customerHubId: number): Promise<void> {
+    const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => {
+      const row = rowOf(uuid);
+      const choice = row && skuChoiceOfRow(row);
+      return choice ? checkOne(uuid, choice, customerHubId) : Promise.resolve<Outcome>('stale');
+    });
+    summarise(outcomes);
+  }
+
+  /**
+   * Checks one work again against its SKU without a toast, after a file of it changed in 文件详情 (a
+   * crop, a re-upload): the work, its entry and the dialog take the new answer, and the caller reports
+   * what it means for the changed file. `rows` are the new answer's (none when the check did not run).
+   */
+  async function recheckWorkQuietly(uuid: string, customerHubId: number): Promise<{ outcome: Outcome; rows: FileCheckRow[] }> {
+    const row = rowOf(uuid);
+    const choice = row && skuChoiceOfRow(row);
+    if (!choice) return { outcome: 'stale', rows: [] };
+    const outcome = await checkOne(uuid, choice, customerHubId);
+    const m = outcome === 'stale' || outcome === 'failed' ? null : rowOf(uuid)?.checkResult;
+    const rows = !m ? [] : 'fileCheckResult' in m ? m.fileCheckResult : m.message.fileCheckResult;
+    return { outcome, rows };
+  }
+
+  /** 确认使用 on a resolution warning: the work is good to order as it is. */
+  function confirmUse(workUuid: string): void {
+    updateWork(workUuid, { state: 'match' });
+    removeQuietly([checkEntryIdOf(workUuid)]);
+  }
+
+  /**
+   * After a file of a work changed (re-upload, crop, delete) the last check no longer describes it:
+   * its entries go to error, with the changed answer for the detail dialog.
+   */
+  function markWorkChanged(workUuid: string, messageDetail: unknown): void {
+    const s = checkEntriesStore.getState();
+    for (const id of s.ids) {
+      const entry = s.byId[id];
+      if (entry?.workUuid === workUuid) updateCheckEntry(id, { status: 'error', messageDetail });
+    }
+    updateWork(workUuid, { checkResult: (messageDetail ?? null) as WorkRow['checkResult'] });
+  }
+
+  /** Forgets a work's entries without touching the work (it left the table, or was replaced). */
+  function dropWorkEntries(workUuids: readonly string[]): void {
+    const doomed = new Set(workUuids);
+    const s = checkEntriesStore.getState();
+    removeQuietly(s.ids.filter((id) => {
+      const uuid = s.byId[id]?.workUuid;
+      return uuid !== undefined && doomed.has(uuid);
+    }));
+  }
+
+  // Deleting an entry in error reverts its work (product-spec §4).
+  onCheckEntriesRemoved((removed) => {
+    const reverted: string[] = [];
+    for (const entry of removed) {
+      if (!isCheckEntry(entry) || quiet.has(entry.id) || entry.status !== 'error') continue;
+      const uuid = entry.workUuid as string;
+      if (!rowOf(uuid)) continue;
+      generation.set(uuid, (generation.get(uuid) ?? 0) + 1);
+      updateWork(uuid, {
+        state: 'unmatch',
+        pageCount: null,
+        addPageNum: null,
+        fileArea: null,
+        productId: null,
+        productName: null,
+        propertyConfigId: null,
+        sku: null,
+        components: null,
+        checkResult: null,
+      });
+      reverted.push(entry.articleName);
+    }
+    if (reverted.length === 1) notifier.warning(`“${reverted[0]}”的校验结果已清除，请重新选择产品`);
+    else if (reverted.length > 1) notifier.warning(`${reverted.length}个作品的校验结果已清除，请重新选择产品`);
   });
-  if (gone.length) removeQuietly(gone);
-});
+
+  // A work that leaves the table takes its entries along.
+  let lastRows = worksStore.getState().rows;
+  worksStore.subscribe(() => {
+    const rows = worksStore.getState().rows;
+    if (rows === lastRows) return;
+    const shrank = rows.length < lastRows.length;
+    lastRows = rows;
+    if (!shrank) return;
+    const present = new Set(rows.map((r) => r.uuid));
+    const s = checkEntriesStore.getState();
+    const gone = s.ids.filter((id) => {
+      const entry = s.byId[id];
+      return entry !== undefined && isCheckEntry(entry) && !present.has(entry.workUuid as string);
+    });
+    if (gone.length) removeQuietly(gone);
+  });
+
+  return { setCheckNotifier, checkWorks, recheckWorks, recheckWorkQuietly, confirmUse, markWorkChanged, dropWorkEntries };
+}
+
+export type CheckFlow = ReturnType<typeof createCheckFlow>;
+
+const flows = new WeakMap<Batch, CheckFlow>();
+
+/** The checks of `page`: checkWorks (选择产品), recheckWorks (重新校验), confirmUse (确认使用) and the rest. */
+export function checkFlowOf(page: Batch): CheckFlow {
+  let flow = flows.get(page);
+  if (!flow) {
+    flow = createCheckFlow(page);
+    flows.set(page, flow);
+  }
+  return flow;
+}

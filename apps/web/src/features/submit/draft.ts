@@ -19,7 +19,7 @@
 import type { OrderLocation } from '@portal/contract/api';
 import type { DeliveryMethod } from '@portal/contract/enums';
 import { randomUuid } from '../../lib/uuid.ts';
-import type { WorkRow } from '../works-table/store.ts';
+import type { WorkRow } from '../batch/index.ts';
 
 export const DRAFT_KEY = 'batchUploadOrderDraft';
 

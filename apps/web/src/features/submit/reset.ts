@@ -4,12 +4,11 @@
  * cancels what is still being sent or parsed (the upload feature's removal listener), and the
  * upload store forgets the rest.
  */
-import { endAddressEdits } from '../address/edits.ts';
-import { checkEntriesStore, removeCheckEntries } from '../upload/check-entries.ts';
-import { clearUnsupportedNotices, removeUploadItems, uploadStore } from '../upload/store.ts';
-import { clearWorks } from '../works-table/store.ts';
+import { endAddressEdits } from '../address/index.ts';
+import type { Batch } from '../batch/index.ts';
 
-export function resetBatch(): void {
+export function resetBatch(batch: Batch): void {
+  const { checkEntriesStore, clearUnsupportedNotices, clearWorks, removeCheckEntries, removeUploadItems, uploadStore } = batch;
   clearWorks();
   endAddressEdits();
   removeCheckEntries(checkEntriesStore.getState().ids);

@@ -11,7 +11,7 @@
 import { LIMITS } from '@portal/contract/enums';
 import { errorMessage, isApiError } from '../../lib/http.ts';
 import { getLongTask, parseUploadedItem } from './api/parse.ts';
-import type { ParseResult } from './api/types.ts';
+import type { ParseResult } from '@portal/contract/api';
 
 const POLL_TOLERANCE = 3;
 
@@ -33,15 +33,6 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function textOf(message: unknown): string {
-  if (typeof message === 'string') return message;
-  if (message && typeof message === 'object') {
-    const inner = (message as { error?: unknown; message?: unknown }).error ?? (message as { message?: unknown }).message;
-    if (typeof inner === 'string') return inner;
-  }
-  return '';
-}
-
 export async function parseItem(
   filePath: string,
   customerHubId: number,
@@ -55,10 +46,9 @@ export async function parseItem(
     if (signal?.aborted) throw error;
     throw new ParseFailure(errorMessage(error));
   }
-  if (answer.state === 200) return answer.message as ParseResult;
-  if (answer.state !== 100) throw new ParseFailure(textOf(answer.message));
+  if (answer.state === 200) return answer.message;
 
-  const { taskId } = answer.message as { taskId: string };
+  const { taskId } = answer.message;
   let misses = 0;
   for (;;) {
     await wait(LIMITS.taskPollMs, signal);

@@ -19,19 +19,10 @@
 import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
-import { addWorks, workRowOf } from '../works-table/store.ts';
+import { failedFilesOf, workRowOf, type Batch, type NewUploadItem } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
-import { addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry } from './check-entries.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
 import { parseItem, ParseFailure } from './parse-item.ts';
-import {
-  addUnsupportedNotices,
-  addUploadItems,
-  failedFilesOf,
-  removeUploadItems,
-  uploadStore,
-  type NewUploadItem,
-} from './store.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
 
 const SUCCESS_LINGER_MS = 1500;
@@ -50,7 +41,7 @@ export interface UploadContext {
   notify: UploadNotifier;
 }
 
-interface Batch extends UploadContext {
+interface PickRound extends UploadContext {
   /** Picks in the order they were made: the first number of its rows' place. */
   seq: number;
   itemKeys: string[];
@@ -60,128 +51,6 @@ interface Batch extends UploadContext {
   summaryPending: boolean;
 }
 
-const batches = new Map<string, Batch>();
-let batchSeq = 0;
-const uploader = createUploader((id) => onFileSettled(id));
-
-// --- parses, a few at a time: a pick of 2,000 photos is 2,000 items. Not p-limit: an item queued
-// twice is parsed once, and a removed item leaves the queue (p-limit can only clear a whole queue).
-const parseQueue: string[] = [];
-let parsing = 0;
-
-function pumpParses() {
-  while (parsing < PARSES_AT_ONCE && parseQueue.length > 0) {
-    const key = parseQueue.shift() as string;
-    parsing++;
-    void runParse(key).finally(() => {
-      parsing--;
-      pumpParses();
-    });
-  }
-}
-
-function queueParse(key: string) {
-  updateCheckEntry(key, { status: 'start', phase: 'parsing', message: undefined, details: undefined, retry: undefined, taskProgress: undefined });
-  if (!parseQueue.includes(key)) parseQueue.push(key);
-  pumpParses();
-}
-
-async function runParse(key: string) {
-  const item = uploadStore.getState().items[key];
-  const batch = item && batches.get(item.batchId);
-  if (!item || !batch) return;
-  const fail = (text: string) =>
-    updateCheckEntry(key, {
-      status: 'failure',
-      phase: undefined,
-      taskProgress: undefined,
-      message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
-      retry: 'parse',
-    });
-  try {
-    const result = await parseItem(item.filePath, batch.customerHubId, (progress) => updateCheckEntry(key, { taskProgress: progress }));
-    if (!uploadStore.getState().items[key]) return;
-    addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
-    if (result.works.length === 0) {
-      fail('没有可下单的图片或PDF文件');
-      return;
-    }
-    // In the pick's order, not in the order the parses finish.
-    addWorks(result.works.map(workRowOf), [batch.seq, batch.itemOrder.get(key) ?? 0]);
-    updateCheckEntry(key, {
-      status: 'success',
-      phase: undefined,
-      taskProgress: undefined,
-      message: `解析完成，共${result.works.length}个作品`,
-    });
-    setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
-  } catch (error) {
-    fail(error instanceof ParseFailure ? error.message : MSG.networkError);
-  }
-}
-
-function onFileSettled(id: string) {
-  const state = uploadStore.getState();
-  const file = state.files[id];
-  const item = file && state.items[file.itemKey];
-  if (!item) return;
-  if (item.filesDone === item.filesTotal) queueParse(item.key);
-  else if (item.filesDone + item.filesFailed === item.filesTotal) {
-    const failed = failedFilesOf(state, item.key);
-    // The server's reason when it refused a file; for a lost connection the message says it all.
-    const reason = (f: (typeof failed)[number]) => (f.error && f.error !== MSG.uploadFailed ? f.error : '');
-    const listed = item.isFolder
-      ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
-      : failed.map(reason).filter(Boolean);
-    if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
-    updateCheckEntry(item.key, {
-      status: 'failure',
-      phase: undefined,
-      message: MSG.uploadFailed,
-      details: listed,
-      retry: 'upload',
-    });
-  }
-  summarise(item.batchId);
-}
-
-function summarise(batchId: string) {
-  const batch = batches.get(batchId);
-  if (!batch?.summaryPending) return;
-  const { items } = uploadStore.getState();
-  let failed = 0;
-  for (const key of batch.itemKeys) {
-    const item = items[key];
-    if (!item) continue;
-    if (item.filesDone + item.filesFailed < item.filesTotal) return;
-    failed += item.filesFailed;
-  }
-  batch.summaryPending = false;
-  if (failed === 0) batch.notify.success(MSG.uploadSuccess);
-  else batch.notify.error(MSG.uploadFailed);
-}
-
-onCheckEntriesRemoved((removed) => {
-  const { items } = uploadStore.getState();
-  const keys: string[] = [];
-  for (const entry of removed) {
-    const item = entry.uploadItemKey ? items[entry.uploadItemKey] : undefined;
-    if (!item) continue;
-    keys.push(item.key);
-    uploader.cancel(item.fileIds);
-    const i = parseQueue.indexOf(item.key);
-    if (i >= 0) parseQueue.splice(i, 1);
-    // Leftovers of an item that never became rows: tidy the server, quietly.
-    if (entry.status !== 'success') void deleteStoredFile(item.filePath, { silent: true }).catch(() => undefined);
-    const batch = batches.get(item.batchId);
-    if (batch) {
-      batch.itemKeys = batch.itemKeys.filter((k) => k !== item.key);
-      if (batch.itemKeys.length === 0) batches.delete(item.batchId);
-    }
-  }
-  removeUploadItems(keys);
-});
-
 export interface PickOutcome {
   /** Files that will be uploaded. */
   accepted: number;
@@ -189,82 +58,229 @@ export interface PickOutcome {
 }
 
 /**
- * Takes the files of one pick or drop: drops what the rules refuse (one warning per kind),
- * then uploads and parses the rest.
+ * The upload of one page's batch: its picks, their uploader and the parses of their items. Made once
+ * per batch (uploadFlowOf), when the page first uploads.
  */
-export function uploadPicked(picked: readonly PickedFile[], context: UploadContext): PickOutcome {
-  const screened = screenFiles(picked);
-  if (screened.wrongType.length > 0) context.notify.warning(MSG.wrongFileType);
-  if (screened.tooLong.length > 0) context.notify.warning(MSG.pathTooLong);
-  if (screened.empty.length > 0) {
-    const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');
-    context.notify.warning(`${MSG.fileBroken}：${names}${screened.empty.length > 3 ? `等${screened.empty.length}个文件` : ''}`);
+function createUploadFlow(page: Batch) {
+  const { addWorks, addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, addUnsupportedNotices, addUploadItems, removeUploadItems, uploadStore } = page;
+
+  const batches = new Map<string, PickRound>();
+  let batchSeq = 0;
+  const uploader = createUploader(page, (id) => onFileSettled(id));
+
+  // --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
+  // Not p-limit: an item queued twice is parsed once, and a removed item leaves the queue (p-limit can
+  // only clear a whole queue).
+  const parseQueue: string[] = [];
+  let parsing = 0;
+
+  function pumpParses() {
+    while (parsing < PARSES_AT_ONCE && parseQueue.length > 0) {
+      const key = parseQueue.shift() as string;
+      parsing++;
+      void runParse(key).finally(() => {
+        parsing--;
+        pumpParses();
+      });
+    }
   }
-  if (screened.accepted.length === 0) return { accepted: 0, items: 0 };
 
-  const batchId = randomUuid();
-  const groups = groupByTopLevel(screened.accepted);
-  const newItems: NewUploadItem[] = [];
-  const jobs: UploadJob[] = [];
-  let fileIndex = 0;
-  groups.forEach((group, itemIndex) => {
-    const key = `${batchId}/${group.name}`;
-    const files = group.files.map((p) => {
-      // Unique on the page and within the batch's folderId, which is all the server asks of an
-      // identifier; a uuid per file cost 45 ms for a folder of 10,000.
-      const id = `${batchId}-${fileIndex}`;
-      const size = p.file.size;
-      jobs.push({ id, file: p.file, holds: p.holds, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
-      return { id, relativePath: p.relativePath, size, chunkTotal: chunkCount(size) };
-    });
-    newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
-  });
-  batches.set(batchId, {
-    ...context,
-    seq: batchSeq++,
-    itemKeys: newItems.map((i) => i.key),
-    itemOrder: new Map(newItems.map((item, i) => [item.key, i])),
-    summaryPending: true,
-  });
-  addUploadItems(newItems);
-  addCheckEntries(
-    newItems.map((item) => ({
-      id: item.key,
-      articleName: itemArticleName(item),
-      fileName: item.name,
-      filePath: item.filePath,
-      status: 'start' as const,
-      phase: 'uploading' as const,
-      uploadItemKey: item.key,
-    })),
-  );
-  // The sending starts in a task of its own: the pick's task (a folder of 10,000 files) ends with
-  // the files listed, and the uploader's bookkeeping for them does not lengthen it.
-  void yieldToMain().then(() => {
-    const { files } = uploadStore.getState();
-    uploader.add(jobs.filter((job) => files[job.id]));
-  });
-  return { accepted: screened.accepted.length, items: newItems.length };
-}
+  function queueParse(key: string) {
+    updateCheckEntry(key, { status: 'start', phase: 'parsing', message: undefined, details: undefined, retry: undefined, taskProgress: undefined });
+    if (!parseQueue.includes(key)) parseQueue.push(key);
+    pumpParses();
+  }
 
-/** 重试 on a failure entry: the upload's failed files (their acknowledged chunks are not sent again), or the parse. */
-export function retryEntry(entryId: string): void {
-  const state = uploadStore.getState();
-  const item = state.items[entryId];
-  if (!item) return;
-  const failed = failedFilesOf(state, item.key);
-  if (failed.length === 0) {
+  async function runParse(key: string) {
+    const item = uploadStore.getState().items[key];
+    const batch = item && batches.get(item.batchId);
+    if (!item || !batch) return;
+    const fail = (text: string) =>
+      updateCheckEntry(key, {
+        status: 'failure',
+        phase: undefined,
+        taskProgress: undefined,
+        message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
+        retry: 'parse',
+      });
+    try {
+      const result = await parseItem(item.filePath, batch.customerHubId, (progress) => updateCheckEntry(key, { taskProgress: progress }));
+      if (!uploadStore.getState().items[key]) return;
+      addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
+      if (result.works.length === 0) {
+        fail('没有可下单的图片或PDF文件');
+        return;
+      }
+      // In the pick's order, not in the order the parses finish.
+      addWorks(result.works.map(workRowOf), [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      updateCheckEntry(key, {
+        status: 'success',
+        phase: undefined,
+        taskProgress: undefined,
+        message: `解析完成，共${result.works.length}个作品`,
+      });
+      setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
+    } catch (error) {
+      fail(error instanceof ParseFailure ? error.message : MSG.networkError);
+    }
+  }
+
+  function onFileSettled(id: string) {
+    const state = uploadStore.getState();
+    const file = state.files[id];
+    const item = file && state.items[file.itemKey];
+    if (!item) return;
     if (item.filesDone === item.filesTotal) queueParse(item.key);
-    return;
+    else if (item.filesDone + item.filesFailed === item.filesTotal) {
+      const failed = failedFilesOf(state, item.key);
+      // The server's reason when it refused a file; for a lost connection the message says it all.
+      const reason = (f: (typeof failed)[number]) => (f.error && f.error !== MSG.uploadFailed ? f.error : '');
+      const listed = item.isFolder
+        ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
+        : failed.map(reason).filter(Boolean);
+      if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
+      updateCheckEntry(item.key, {
+        status: 'failure',
+        phase: undefined,
+        message: MSG.uploadFailed,
+        details: listed,
+        retry: 'upload',
+      });
+    }
+    summarise(item.batchId);
   }
-  const batch = batches.get(item.batchId);
-  if (batch) batch.summaryPending = true;
-  updateCheckEntry(item.key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });
-  uploader.retry(failed.map((f) => f.id));
+
+  function summarise(batchId: string) {
+    const batch = batches.get(batchId);
+    if (!batch?.summaryPending) return;
+    const { items } = uploadStore.getState();
+    let failed = 0;
+    for (const key of batch.itemKeys) {
+      const item = items[key];
+      if (!item) continue;
+      if (item.filesDone + item.filesFailed < item.filesTotal) return;
+      failed += item.filesFailed;
+    }
+    batch.summaryPending = false;
+    if (failed === 0) batch.notify.success(MSG.uploadSuccess);
+    else batch.notify.error(MSG.uploadFailed);
+  }
+
+  onCheckEntriesRemoved((removed) => {
+    const { items } = uploadStore.getState();
+    const keys: string[] = [];
+    for (const entry of removed) {
+      const item = entry.uploadItemKey ? items[entry.uploadItemKey] : undefined;
+      if (!item) continue;
+      keys.push(item.key);
+      uploader.cancel(item.fileIds);
+      const i = parseQueue.indexOf(item.key);
+      if (i >= 0) parseQueue.splice(i, 1);
+      // Leftovers of an item that never became rows: tidy the server, quietly.
+      if (entry.status !== 'success') void deleteStoredFile(item.filePath, { silent: true }).catch(() => undefined);
+      const batch = batches.get(item.batchId);
+      if (batch) {
+        batch.itemKeys = batch.itemKeys.filter((k) => k !== item.key);
+        if (batch.itemKeys.length === 0) batches.delete(item.batchId);
+      }
+    }
+    removeUploadItems(keys);
+  });
+
+  /**
+   * Takes the files of one pick or drop: drops what the rules refuse (one warning per kind),
+   * then uploads and parses the rest.
+   */
+  function uploadPicked(picked: readonly PickedFile[], context: UploadContext): PickOutcome {
+    const screened = screenFiles(picked);
+    if (screened.wrongType.length > 0) context.notify.warning(MSG.wrongFileType);
+    if (screened.tooLong.length > 0) context.notify.warning(MSG.pathTooLong);
+    if (screened.empty.length > 0) {
+      const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');
+      context.notify.warning(`${MSG.fileBroken}：${names}${screened.empty.length > 3 ? `等${screened.empty.length}个文件` : ''}`);
+    }
+    if (screened.accepted.length === 0) return { accepted: 0, items: 0 };
+
+    const batchId = randomUuid();
+    const groups = groupByTopLevel(screened.accepted);
+    const newItems: NewUploadItem[] = [];
+    const jobs: UploadJob[] = [];
+    let fileIndex = 0;
+    groups.forEach((group, itemIndex) => {
+      const key = `${batchId}/${group.name}`;
+      const files = group.files.map((p) => {
+        // Unique on the page and within the batch's folderId, which is all the server asks of an
+        // identifier; a uuid per file cost 45 ms for a folder of 10,000.
+        const id = `${batchId}-${fileIndex}`;
+        const size = p.file.size;
+        jobs.push({ id, file: p.file, holds: p.holds, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
+        return { id, relativePath: p.relativePath, size, chunkTotal: chunkCount(size) };
+      });
+      newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
+    });
+    batches.set(batchId, {
+      ...context,
+      seq: batchSeq++,
+      itemKeys: newItems.map((i) => i.key),
+      itemOrder: new Map(newItems.map((item, i) => [item.key, i])),
+      summaryPending: true,
+    });
+    addUploadItems(newItems);
+    addCheckEntries(
+      newItems.map((item) => ({
+        id: item.key,
+        articleName: itemArticleName(item),
+        fileName: item.name,
+        filePath: item.filePath,
+        status: 'start' as const,
+        phase: 'uploading' as const,
+        uploadItemKey: item.key,
+      })),
+    );
+    // The sending starts in a task of its own: the pick's task (a folder of 10,000 files) ends with
+    // the files listed, and the uploader's bookkeeping for them does not lengthen it.
+    void yieldToMain().then(() => {
+      const { files } = uploadStore.getState();
+      uploader.add(jobs.filter((job) => files[job.id]));
+    });
+    return { accepted: screened.accepted.length, items: newItems.length };
+  }
+
+  /** 重试 on a failure entry: the upload's failed files (their acknowledged chunks are not sent again), or the parse. */
+  function retryEntry(entryId: string): void {
+    const state = uploadStore.getState();
+    const item = state.items[entryId];
+    if (!item) return;
+    const failed = failedFilesOf(state, item.key);
+    if (failed.length === 0) {
+      if (item.filesDone === item.filesTotal) queueParse(item.key);
+      return;
+    }
+    const batch = batches.get(item.batchId);
+    if (batch) batch.summaryPending = true;
+    updateCheckEntry(item.key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });
+    uploader.retry(failed.map((f) => f.id));
+  }
+
+  /** For a folder that failed in part: parse what did arrive, leaving the failed files out. */
+  function parseWithoutFailed(entryId: string): void {
+    const item = uploadStore.getState().items[entryId];
+    if (item && item.filesDone > 0) queueParse(item.key);
+  }
+
+  return { uploadPicked, retryEntry, parseWithoutFailed };
 }
 
-/** For a folder that failed in part: parse what did arrive, leaving the failed files out. */
-export function parseWithoutFailed(entryId: string): void {
-  const item = uploadStore.getState().items[entryId];
-  if (item && item.filesDone > 0) queueParse(item.key);
+export type UploadFlow = ReturnType<typeof createUploadFlow>;
+
+const flows = new WeakMap<Batch, UploadFlow>();
+
+/** The upload of `page`: uploadPicked, retryEntry (重试) and parseWithoutFailed. */
+export function uploadFlowOf(page: Batch): UploadFlow {
+  let flow = flows.get(page);
+  if (!flow) {
+    flow = createUploadFlow(page);
+    flows.set(page, flow);
+  }
+  return flow;
 }

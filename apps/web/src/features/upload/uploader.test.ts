@@ -3,7 +3,9 @@
  * test plays the browser's upload progress events and the server's answers, and reads the store.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChunkAnswer } from './api/types.ts';
+import type { ChunkAnswer } from '@portal/contract/api';
+import { LIMITS } from '@portal/contract/enums';
+import { MSG } from '@portal/contract/messages';
 
 type Call = { id: string; chunkIndex: number; onProgress?: (bytes: number) => void; resolve: (a: ChunkAnswer) => void; reject: (e: unknown) => void };
 const calls: Call[] = [];
@@ -14,7 +16,11 @@ vi.mock('./api/update-file.ts', () => ({
 }));
 
 const { createUploader } = await import('./uploader.ts');
-const { addUploadItems, uploadStore } = await import('./store.ts');
+const { ApiError } = await import('../../lib/http.ts');
+const { createBatch } = await import('../batch/index.ts');
+// The page's batch, as BatchProvider makes it.
+const page = createBatch();
+const { addUploadItems, uploadStore } = page;
 
 const done = (filePath: string): ChunkAnswer => ({
   state: 200,
@@ -35,7 +41,7 @@ describe('upload progress', () => {
     const size = 500_000;
     addUploadItems([{ key: 'b1/photo.jpg', batchId: 'b1', name: 'photo.jpg', isFolder: false, filePath: 'upload/b1/photo.jpg', files: [{ id: 'b1-0', relativePath: 'photo.jpg', size, chunkTotal: 1 }] }]);
     const settled: string[] = [];
-    const uploader = createUploader((id) => settled.push(id));
+    const uploader = createUploader(page, (id) => settled.push(id));
     uploader.add([{ id: 'b1-0', file: new Blob([new Uint8Array(size)]), relativePath: 'photo.jpg', batchId: 'b1', fileNum: 1, fileIndex: 0, itemIndex: 0 }]);
     await settle();
     expect(calls).toHaveLength(1);
@@ -56,7 +62,7 @@ describe('upload progress', () => {
     const size = 3 * 2_048_000;
     const files = Array.from({ length: 4 }, (_, i) => ({ id: `b2-${i}`, relativePath: `p${i}.jpg`, size, chunkTotal: 3 }));
     addUploadItems(files.map((f) => ({ key: `b2/${f.relativePath}`, batchId: 'b2', name: f.relativePath, isFolder: false, filePath: `upload/b2/${f.relativePath}`, files: [f] })));
-    const uploader = createUploader(() => undefined);
+    const uploader = createUploader(page, () => undefined);
     uploader.add(files.map((f, i) => ({ id: f.id, file: new Blob([new Uint8Array(size)]), relativePath: f.relativePath, batchId: 'b2', fileNum: 4, fileIndex: i, itemIndex: i })));
     await settle();
     // Six requests for four files, at most two of a file.
@@ -79,5 +85,85 @@ describe('upload progress', () => {
     calls[1]?.reject(new TypeError('network'));
     await vi.advanceTimersByTimeAsync(150);
     expect(uploadStore.getState().files['b2-0']?.bytesDone).toBe(500_000);
+  });
+});
+
+describe('retries', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    calls.length = 0;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const pick = (batch: string, size: number, chunkTotal: number) => {
+    const id = `${batch}-0`;
+    addUploadItems([{ key: `${batch}/a.jpg`, batchId: batch, name: 'a.jpg', isFolder: false, filePath: `upload/${batch}/a.jpg`, files: [{ id, relativePath: 'a.jpg', size, chunkTotal }] }]);
+    const settled: Array<{ id: string; ok: boolean; error?: string }> = [];
+    const uploader = createUploader(page, (sid, outcome) => settled.push(outcome.ok ? { id: sid, ok: true } : { id: sid, ok: false, error: outcome.error }));
+    uploader.add([{ id, file: new Blob([new Uint8Array(size)]), relativePath: 'a.jpg', batchId: batch, fileNum: 1, fileIndex: 0, itemIndex: 0 }]);
+    return { id, settled, uploader };
+  };
+
+  it('sends a chunk again after a dropped connection or a 5xx, after a growing pause, and completes the file', async () => {
+    const { id, settled } = pick('r1', 1000, 1);
+    await settle();
+    calls[0]?.reject(new TypeError('network'));
+    await settle();
+    // The first pause is half a second: nothing is sent before it ends.
+    await vi.advanceTimersByTimeAsync(499);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    calls[1]?.reject(new ApiError(503, '服务暂不可用', undefined, null));
+    await settle();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(3);
+    calls[2]?.resolve(done('upload/r1/a.jpg'));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: 1000 });
+    expect(settled).toEqual([{ id, ok: true }]);
+  });
+
+  it('fails the file at once with the server\'s reason when a chunk is refused (4xx): no retry', async () => {
+    const { id, settled } = pick('r2', 1000, 1);
+    await settle();
+    calls[0]?.reject(new ApiError(400, '只能上传.zip,.pdf,.png,.jpg', undefined, null));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toHaveLength(1);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'failed', error: '只能上传.zip,.pdf,.png,.jpg' });
+    expect(settled).toEqual([{ id, ok: false, error: '只能上传.zip,.pdf,.png,.jpg' }]);
+  });
+
+  it('gives up after LIMITS.chunkRetries retries with 上传失败，请重试！, and `retry` sends only the chunks not yet acknowledged', async () => {
+    const size = 2 * 2_048_000 + 10;
+    const { id, settled, uploader } = pick('r3', size, 3);
+    await settle();
+    // Chunks 1 and 2 go out (two at a time for a file); chunk 1 is taken, chunk 2 never gets through.
+    expect(calls.map((c) => c.chunkIndex)).toEqual([1, 2]);
+    calls[0]?.resolve({ state: 200, message: { status: 200 } });
+    await settle();
+    expect(calls.map((c) => c.chunkIndex)).toEqual([1, 2, 3]);
+    calls[2]?.resolve({ state: 200, message: { status: 200 } });
+    const tries = () => calls.filter((c) => c.chunkIndex === 2);
+    for (let attempt = 0; attempt <= LIMITS.chunkRetries; attempt++) {
+      expect(tries()).toHaveLength(attempt + 1);
+      tries().at(-1)?.reject(new TypeError('network'));
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
+    // The first try and LIMITS.chunkRetries more.
+    expect(tries()).toHaveLength(1 + LIMITS.chunkRetries);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'failed', error: MSG.uploadFailed });
+    expect(settled).toEqual([{ id, ok: false, error: MSG.uploadFailed }]);
+
+    uploader.retry([id]);
+    await settle();
+    expect(calls.at(-1)?.chunkIndex).toBe(2);
+    calls.at(-1)?.resolve(done('upload/r3/a.jpg'));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: size });
+    // One more request, for chunk 2 only.
+    expect(calls).toHaveLength(2 + LIMITS.chunkRetries + 2);
   });
 });

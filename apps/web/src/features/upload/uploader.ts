@@ -28,11 +28,11 @@
 import { LIMITS } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
-import type { ChunkDone } from './api/types.ts';
+import type { ChunkDone } from '@portal/contract/api';
 import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { extensionOf } from './lib/pick.ts';
 import { bytesSent, createBatcher } from './lib/progress.ts';
-import { patchUploadFile, setUploadBytes } from './store.ts';
+import type { Batch } from '../batch/index.ts';
 
 /** Six: what a browser opens to one host over HTTP/1.1; more would queue and hold up the page's other calls. */
 const REQUESTS_AT_ONCE = 6;
@@ -136,7 +136,9 @@ function createSlots(max: number) {
   };
 }
 
-export function createUploader(onSettled: SettledListener) {
+/** An uploader that writes its files' progress and state into `uploads` (the page's batch). */
+export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUploadBytes'>, onSettled: SettledListener) {
+  const { patchUploadFile, setUploadBytes } = uploads;
   const jobs = new Map<string, Running>();
   const requests = createSlots(REQUESTS_AT_ONCE);
   const queue: string[] = [];

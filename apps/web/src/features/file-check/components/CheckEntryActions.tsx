@@ -1,13 +1,14 @@
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
-import type { CheckEntry } from '../../upload/check-entries.ts';
-import { confirmUse, recheckWorks } from '../check-works.ts';
+import { useAccount } from '../../auth/index.ts';
+import { useBatch, type CheckEntry } from '../../batch/index.ts';
+import { checkFlowOf } from '../check-works.ts';
 import { openFileDetail } from '../dialogs.ts';
 
 /** 查看详情 and 重新校验 for a work's entry in error or dpiAbnormal; 确认使用 for dpiAbnormal. */
 export function CheckEntryActions({ entry }: { entry: CheckEntry }) {
   const customerHubId = useAccount().data?.customerHubId;
+  const { confirmUse, recheckWorks } = checkFlowOf(useBatch());
   const workUuid = entry.workUuid;
   if (!workUuid || (entry.status !== 'error' && entry.status !== 'dpiAbnormal')) return null;
   return (

@@ -1,9 +1,9 @@
 import { App } from 'antd';
 import { useEffect } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
-import { ProductChooser } from '../../product-picker/components/ProductChooser.tsx';
-import type { ProductChoice } from '../../product-picker/components/ProductDetailsDialog.tsx';
-import { checkWorks, setCheckNotifier, type SkuChoice } from '../check-works.ts';
+import { useAccount } from '../../auth/index.ts';
+import { ProductChooser, type ProductChoice } from '../../product-picker/index.ts';
+import { useBatch } from '../../batch/index.ts';
+import { checkFlowOf, type SkuChoice } from '../check-works.ts';
 import { closeFileDetail, closeProductChooser, useFileCheckDialogs } from '../dialogs.ts';
 import { FileDetailDialog } from './FileDetailDialog.tsx';
 
@@ -26,6 +26,7 @@ export function skuChoiceOf({ product, config }: ProductChoice): SkuChoice {
 export function FileCheckHost() {
   const { message } = App.useApp();
   const customerHubId = useAccount().data?.customerHubId;
+  const { checkWorks, setCheckNotifier } = checkFlowOf(useBatch());
   const chooser = useFileCheckDialogs((s) => s.chooser);
   const detail = useFileCheckDialogs((s) => s.detail);
 
@@ -36,7 +37,7 @@ export function FileCheckHost() {
         error: (text) => void message.error(text),
         warning: (text) => void message.warning(text),
       }),
-    [message],
+    [message, setCheckNotifier],
   );
 
   return (

@@ -5,14 +5,13 @@ import { App, Button, Flex, Image, Modal, Popconfirm, Spin, Table, Tooltip, Typo
 import type { TableColumnsType } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
-import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/components/CropDialog.tsx';
-import { sortWorkFiles } from '../../photo-sort/api/sort-work-files.ts';
-import { deleteStoredFile } from '../../upload/api/delete-file.ts';
-import { useCheckEntries } from '../../upload/check-entries.ts';
-import { removeWorks, selectWorkByUuid, updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
+import { useAccount } from '../../auth/index.ts';
+import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/index.ts';
+import { sortWorkFiles } from '../../photo-sort/index.ts';
+import { selectWorkByUuid, useBatch, useCheckEntries, useWorks, type WorkRow } from '../../batch/index.ts';
+import { deleteStoredFile } from '../../upload/index.ts';
 import { addFileToWork, canAddFiles, replaceFileInWork, sameFormat } from '../add-file.ts';
-import { checkEntryIdOf, markWorkChanged, recheckWorkQuietly } from '../check-works.ts';
+import { checkEntryIdOf, checkFlowOf } from '../check-works.ts';
 import {
   detailOf,
   freshUrl,
@@ -62,6 +61,9 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   const { token } = theme.useToken();
   const { message } = App.useApp();
   const customerHubId = useAccount().data?.customerHubId;
+  const batch = useBatch();
+  const { removeWorks, updateWork } = batch;
+  const { markWorkChanged, recheckWorkQuietly } = checkFlowOf(batch);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [cropping, setCropping] = useState<{ key: string; target: CropTarget } | undefined>();
   const [adding, setAdding] = useState(false);
@@ -123,7 +125,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       if (!sameFormat(file.name, row.itemPath)) {
         // Another format: stored under its own extension, in the work instead of the old file (a new work on the server, checked again).
         if (customerHubId === undefined) return;
-        await replaceFileInWork(work, row.itemPath, file, customerHubId);
+        await replaceFileInWork(batch, work, row.itemPath, file, customerHubId);
         void message.success(MSG.uploadSuccess);
         return;
       }
@@ -153,7 +155,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
     if (customerHubId === undefined) return;
     setAdding(true);
     try {
-      await addFileToWork(work, file, customerHubId);
+      await addFileToWork(batch, work, file, customerHubId);
       void message.success(MSG.uploadSuccess);
     } catch (error) {
       void message.error(error instanceof Error && error.message ? error.message : MSG.uploadFailed);

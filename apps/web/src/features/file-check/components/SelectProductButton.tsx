@@ -1,10 +1,11 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
-import { worksStore, type WorkRow } from '../../works-table/store.ts';
+import { useBatch, type WorkRow, type WorksState } from '../../batch/index.ts';
+import type { Store } from '../../../lib/external-store.ts';
 import { openProductChooser } from '../dialogs.ts';
 
 /** 选择产品 for the checked rows (请选择订单 when none is checked). */
-export function chooseProductForSelected(warn: (text: string) => void): void {
+export function chooseProductForSelected(worksStore: Store<WorksState>, warn: (text: string) => void): void {
   const { rows, selectedKeys } = worksStore.getState();
   const present = new Set(rows.map((r) => r.uuid));
   const uuids = selectedKeys.filter((k) => present.has(k));
@@ -27,8 +28,9 @@ function initialOf(row: WorkRow | undefined) {
 
 export function SelectProductButton({ disabled }: { disabled?: boolean }) {
   const { message } = App.useApp();
+  const { worksStore } = useBatch();
   return (
-    <Button type="primary" disabled={disabled} onClick={() => chooseProductForSelected((text) => void message.warning(text))}>
+    <Button type="primary" disabled={disabled} onClick={() => chooseProductForSelected(worksStore, (text) => void message.warning(text))}>
       选择产品
     </Button>
   );

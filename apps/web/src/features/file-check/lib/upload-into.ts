@@ -2,15 +2,17 @@
  * Uploads one file to a given stored path with the upload feature's chunk uploader (same chunks,
  * retries and answers as any upload), for 重新上传 and 添加文件 of the file detail dialog. A
  * stored path is `upload/<folderId>/<relative path>`: the upload call rebuilds it from those two.
- * Files the upload store does not know are not tracked there: progress stays with the caller.
+ * The page's upload list does not show these files: progress stays with the caller.
  */
 import { randomUuid } from '../../../lib/uuid.ts';
-import type { ChunkDone } from '../../upload/api/types.ts';
-import { createUploader } from '../../upload/uploader.ts';
+import type { ChunkDone } from '@portal/contract/api';
+import { createUploader } from '../../upload/index.ts';
 
 type Settle = { resolve: (done: ChunkDone) => void; reject: (error: Error) => void };
 const pending = new Map<string, Settle>();
-const uploader = createUploader((id, outcome) => {
+// These files are not in the page's upload list: their progress and state stay with the caller.
+const untracked = { patchUploadFile: () => undefined, setUploadBytes: () => undefined };
+const uploader = createUploader(untracked, (id, outcome) => {
   const settle = pending.get(id);
   pending.delete(id);
   if (!settle) return;

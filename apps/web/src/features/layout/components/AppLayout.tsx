@@ -4,9 +4,7 @@ import { Suspense } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { FullPageSpin } from '../../../components/FullPageSpin.tsx';
 import { PORTAL_NAME } from '../../../lib/brand.ts';
-import { useAccount } from '../../auth/api/account.ts';
-import { useCustomerHub } from '../../auth/api/customer-hub.ts';
-import { useLogout } from '../../auth/hooks/useLogout.ts';
+import { useAccount, useCustomerHub, useLogout } from '../../auth/index.ts';
 
 const NAV = [
   { key: '/batch-upload', label: '批量上传下单' },

@@ -3,8 +3,8 @@ import { Alert, Button, Card, Descriptions, Flex, Result, Skeleton, Space, Table
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/http.ts';
-import { addressText } from '../../address/location.ts';
-import type { BatchDraft } from '../../submit/draft.ts';
+import { addressText } from '../../address/index.ts';
+import type { BatchDraft } from '../../submit/index.ts';
 import type { PlacedBatch } from '../api/place-batch.ts';
 import { useQuote, type QuoteLine } from '../api/quote.ts';
 import { locationOfWork, quoteBodyOf } from '../lib/bodies.ts';

@@ -3,7 +3,7 @@ import { Alert, Flex, List, Table, Tag, Typography, type TableColumnsType } from
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { addressText } from '../../address/location.ts';
+import { addressText } from '../../address/index.ts';
 import { useOrders } from '../api/orders.ts';
 import { moneyText } from '../lib/money.ts';
 

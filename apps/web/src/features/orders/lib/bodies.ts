@@ -4,7 +4,7 @@
  */
 import type { BatchOrderBody, OrderLocation, QuoteBody } from '@portal/contract/api';
 import type { Toning } from '@portal/contract/enums';
-import type { BatchDraft } from '../../submit/draft.ts';
+import type { BatchDraft } from '../../submit/index.ts';
 
 type DraftRow = BatchDraft['fileList'][number] & {
   productId?: number | null;

@@ -1,21 +1,9 @@
-import type { SortWorkFilesBody as SortWorkFilesBodySchema } from '@portal/contract/api';
+import type { SortWorkFilesAnswer, SortWorkFilesBody as SortWorkFilesBodySchema } from '@portal/contract/api';
 import { post } from '../../../lib/http.ts';
-import type { WorkFile } from '../../upload/api/types.ts';
 
 export type SortWorkFilesBody = (typeof SortWorkFilesBodySchema)['_zod']['input'];
 
-export interface SortWorkFilesAnswer {
-  state: number;
-  message: {
-    accessPath: string;
-    workUuid: string;
-    /** The work's files in their new order. */
-    files: WorkFile[];
-    pageCount: number;
-    /** Files that left the work (their stored files stay); the work must be checked again. */
-    removed: string[];
-  };
-}
+export type { SortWorkFilesAnswer };
 
 /**
  * POST /api/files/sortWorkFiles: keeps the work's files in the given order; a file left out leaves

@@ -15,8 +15,8 @@ import { MSG } from '@portal/contract/messages';
 import { App, Button, Empty, Flex, Modal, Spin, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { pathOfPreview, usePreviewImages } from '../../works-table/api/preview-images.ts';
-import type { WorkRow } from '../../works-table/store.ts';
+import type { WorkRow } from '../../batch/index.ts';
+import { pathOfPreview, usePreviewImages } from '../../works-table/index.ts';
 import { sortWorkFiles, type SortWorkFilesAnswer } from '../api/sort-work-files.ts';
 import { isPdfWork } from '../lib/pdf.ts';
 

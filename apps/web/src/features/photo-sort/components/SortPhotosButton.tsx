@@ -1,7 +1,7 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { updateWork, useWorks, type WorkRow } from '../../works-table/store.ts';
+import { useBatch, useWorks, type WorkRow } from '../../batch/index.ts';
 import { isPdfWork } from '../lib/pdf.ts';
 
 // dnd-kit is loaded with the dialog, the first time a customer sorts.
@@ -15,6 +15,7 @@ export interface SortPhotosButtonProps {
 /** 排序: shown only when exactly one row is checked and that work is matched (product-spec §2). */
 export function SortPhotosButton({ onRecheck }: SortPhotosButtonProps) {
   const { message } = App.useApp();
+  const { updateWork } = useBatch();
   const selected = useWorks((s) => (s.selectedKeys.length === 1 ? s.rows.find((r) => r.uuid === s.selectedKeys[0]) : undefined));
   const [sorting, setSorting] = useState<WorkRow | undefined>();
 

@@ -1,7 +1,7 @@
 import type { Category } from '@portal/contract/api';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 
 /** GET /api/customer-hubs/getProductCategoryPage/{hubId}: the category tree of what the hub may order. */
 export async function getProductCategories(customerHubId: number, signal?: AbortSignal): Promise<Category[]> {

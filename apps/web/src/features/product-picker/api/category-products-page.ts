@@ -1,7 +1,7 @@
 import type { SkuRow } from '@portal/contract/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 import { totalOf, type Paged, type ProductsPageParams } from './products-page.ts';
 
 /** GET /api/customer-hubs/getCategoryProductsPage/{hubId}: SKU rows of the table picker. */

@@ -1,7 +1,7 @@
 import type { PriceAnswer as PriceAnswerSchema } from '@portal/contract/api';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 
 /** `amount` is null when the SKU has no price for this customer. */
 export type PriceAnswer = (typeof PriceAnswerSchema)['_zod']['output'];

@@ -1,7 +1,7 @@
 import type { ProductDetails } from '@portal/contract/api';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 
 /** GET /api/customer-hubs/getProductDetails: components with their print rules, options, SKUs, template links. */
 export async function getProductDetails(productId: number, customerId: number | undefined, signal?: AbortSignal): Promise<ProductDetails> {

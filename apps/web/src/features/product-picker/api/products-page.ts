@@ -1,7 +1,7 @@
 import type { ProductSummary } from '@portal/contract/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 
 export interface ProductsPageParams {
   /** Zero-based. */

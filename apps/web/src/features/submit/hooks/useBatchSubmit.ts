@@ -3,11 +3,8 @@ import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/http.ts';
-import { getDefaultAddress } from '../../address/api/default-address.ts';
-import { locationOfCustomer } from '../../address/location.ts';
-import { checkEntriesStore, selectHasProblems } from '../../upload/check-entries.ts';
-import { selectIsUploading, uploadStore } from '../../upload/store.ts';
-import { removeWorks, worksStore, type WorkRow } from '../../works-table/store.ts';
+import { getDefaultAddress, locationOfCustomer } from '../../address/index.ts';
+import { selectHasProblems, selectIsUploading, useBatch, type WorkRow } from '../../batch/index.ts';
 import { repeatFileNameCheck } from '../api/repeat-check.ts';
 import { makeDraft, saveDraft } from '../draft.ts';
 import { submitProblem, type SubmitWork } from '../lib/checks.ts';
@@ -27,6 +24,7 @@ const TOAST_KEY = 'batch-submit';
  */
 export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubmitOptions) {
   const { message } = App.useApp();
+  const { checkEntriesStore, removeWorks, uploadStore, worksStore } = useBatch();
   const navigate = useNavigate();
   const [checking, setChecking] = useState(false);
   const [duplicates, setDuplicates] = useState<DuplicateRow[] | null>(null);
@@ -82,7 +80,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
     } finally {
       setChecking(false);
     }
-  }, [batchAddressParsing, checking, customerHubId, message, proceed, warn]);
+  }, [batchAddressParsing, checkEntriesStore, checking, customerHubId, message, proceed, uploadStore, warn, worksStore]);
 
   const confirmDuplicates = useCallback(
     async (resolved: DuplicateRow[]) => {
@@ -105,7 +103,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
         setChecking(false);
       }
     },
-    [customerHubId, proceed, warn],
+    [customerHubId, proceed, removeWorks, warn, worksStore],
   );
 
   return {

@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { useEffect, useRef } from 'react';
-import { addWorks, clearWorks } from '../../works-table/store.ts';
+import { useBatch } from '../../batch/index.ts';
 import { takeDraft } from '../draft.ts';
 
 /**
@@ -9,6 +9,7 @@ import { takeDraft } from '../draft.ts';
  */
 export function useRestoreDraft(customerHubId: number | undefined): void {
   const { message } = App.useApp();
+  const { addWorks, clearWorks } = useBatch();
   const done = useRef(false);
   useEffect(() => {
     if (done.current || customerHubId === undefined) return;
@@ -18,5 +19,5 @@ export function useRestoreDraft(customerHubId: number | undefined): void {
     clearWorks();
     addWorks(draft.fileList);
     if (draft.fileList.length > 0) void message.info({ content: `已恢复${draft.fileList.length}个作品`, key: 'draft-restored' });
-  }, [customerHubId, message]);
+  }, [addWorks, clearWorks, customerHubId, message]);
 }

@@ -7,7 +7,7 @@
 import type { OrderLocation } from '@portal/contract/api';
 import type { WorkState } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
-import { locationProblem } from '../../address/location.ts';
+import { locationProblem } from '../../address/index.ts';
 
 /** What the checks read of a row of the order table. */
 export interface SubmitWork {

@@ -1,5 +1,5 @@
 import { get } from '../../../lib/http.ts';
-import type { LongTask, ParseAnswer } from './types.ts';
+import type { LongTask, LongTaskAnswer, ParseAnswer } from '@portal/contract/api';
 
 /**
  * GET /api/sales_order/parseOrderInfo4BatchUp: parses one uploaded top-level item
@@ -16,7 +16,7 @@ export async function parseUploadedItem(filePath: string, customerHubId: number,
 
 /** GET /api/long-time-tasks/{taskId}. */
 export async function getLongTask(taskId: string, signal?: AbortSignal): Promise<LongTask> {
-  const { data } = await get<{ state: number; message: LongTask }>(`/api/long-time-tasks/${encodeURIComponent(taskId)}`, {
+  const { data } = await get<LongTaskAnswer>(`/api/long-time-tasks/${encodeURIComponent(taskId)}`, {
     signal,
     silent: true,
   });

@@ -1,5 +1,5 @@
 import { ApiError, postFormWithProgress } from '../../../lib/http.ts';
-import type { ChunkAnswer } from './types.ts';
+import type { ChunkAnswer } from '@portal/contract/api';
 
 /** The fields of one chunk (decisions §3), sent in this order before the part `file`. */
 export interface ChunkFields {

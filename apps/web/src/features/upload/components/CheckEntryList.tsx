@@ -13,16 +13,8 @@ import { useDeferredValue, useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { ELLIPSIS } from '../../../lib/styles.ts';
-import {
-  removableIds,
-  removeCheckEntries,
-  selectHasProblems,
-  useCheckEntries,
-  checkEntriesStore,
-  type CheckEntry,
-} from '../check-entries.ts';
-import { selectItem, useUploadState } from '../store.ts';
-import { parseWithoutFailed, retryEntry } from '../upload-batch.ts';
+import { removableIds, selectHasProblems, selectItem, useBatch, useCheckEntries, useUploadState, type CheckEntry } from '../../batch/index.ts';
+import { uploadFlowOf } from '../upload-batch.ts';
 
 const LIST_MAX_HEIGHT = 300;
 // CSS ellipsis, not Typography's: that one measures every line after render, which in a list
@@ -131,6 +123,7 @@ function MessageBody({ entry }: { entry: CheckEntry }) {
 /** 重试 / 跳过失败文件 / 重新解析 for the upload's failures. */
 function UploadActions({ entry }: { entry: CheckEntry }) {
   const item = useUploadState(selectItem(entry.uploadItemKey));
+  const { retryEntry, parseWithoutFailed } = uploadFlowOf(useBatch());
   if (entry.status !== 'failure' || !item) return null;
   if (entry.retry === 'parse') {
     return (
@@ -158,6 +151,7 @@ export type EntryActionsRenderer = (entry: CheckEntry) => ReactNode;
 
 function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActionsRenderer }) {
   const entry = useCheckEntries((s) => s.byId[id]);
+  const { removeCheckEntries } = useBatch();
   const { token } = theme.useToken();
   if (!entry) return null;
   const status = STATUS[entry.status];
@@ -216,6 +210,7 @@ export interface CheckEntryListProps {
 export function CheckEntryList({ renderActions }: CheckEntryListProps) {
   // Deferred: the list's first appearance (antd's Progress, Tag and their styles) renders in a
   // background pass, not in the task that lists a pick of thousands of files.
+  const { checkEntriesStore, removeCheckEntries } = useBatch();
   const ids = useDeferredValue(useCheckEntries((s) => s.ids));
   const hasProblems = useCheckEntries(selectHasProblems);
   const { token } = theme.useToken();

@@ -1,7 +1,7 @@
 import { Flex, Progress, Typography } from 'antd';
 import { useDeferredValue } from 'react';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
-import { selectIsUploading, selectOverall, useUploadState } from '../store.ts';
+import { selectIsUploading, selectOverall, useUploadState } from '../../batch/index.ts';
 
 /** The sum of every upload in progress; hidden when nothing is being sent. */
 export function OverallProgress() {

@@ -1,11 +1,12 @@
 import { Alert, Typography } from 'antd';
-import { clearUnsupportedNotices, useUploadState } from '../store.ts';
+import { useBatch, useUploadState } from '../../batch/index.ts';
 
 const LISTED = 10;
 
 /** Files inside folders and zips that the parse did not recognise: a warning, not an error of a work. */
 export function UnsupportedNotices() {
   const notices = useUploadState((s) => s.unsupported);
+  const { clearUnsupportedNotices } = useBatch();
   if (notices.length === 0) return null;
   return (
     <Alert

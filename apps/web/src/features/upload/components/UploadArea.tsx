@@ -1,8 +1,9 @@
 import { App, Card, Col, Flex, Row, Alert } from 'antd';
 import { useCallback } from 'react';
-import { useAccount } from '../../auth/api/account.ts';
+import { useAccount } from '../../auth/index.ts';
 import type { PickedFile } from '../lib/pick.ts';
-import { uploadPicked } from '../upload-batch.ts';
+import { useBatch } from '../../batch/index.ts';
+import { uploadFlowOf } from '../upload-batch.ts';
 import { CheckEntryList, type EntryActionsRenderer } from './CheckEntryList.tsx';
 import { DropZone } from './DropZone.tsx';
 import { OverallProgress } from './OverallProgress.tsx';
@@ -17,17 +18,18 @@ export interface UploadAreaProps {
 /**
  * The file preview area of the batch upload order page (product-spec §2): the upload button and
  * drop zone, the overall progress, the file-check entries and the files the parse did not know.
- * It holds no upload state itself: everything is in the upload and check-entry stores.
+ * It holds no upload state itself: everything is in the page's batch (features/batch).
  */
 export function UploadArea({ renderEntryActions }: UploadAreaProps) {
   const { message } = App.useApp();
+  const batch = useBatch();
   const account = useAccount();
   const customerHubId = account.data?.customerHubId;
 
   const onPicked = useCallback(
     (files: PickedFile[]) => {
       if (customerHubId === undefined) return;
-      uploadPicked(files, {
+      uploadFlowOf(batch).uploadPicked(files, {
         customerHubId,
         notify: {
           success: (text) => void message.success(text),
@@ -36,7 +38,7 @@ export function UploadArea({ renderEntryActions }: UploadAreaProps) {
         },
       });
     },
-    [customerHubId, message],
+    [batch, customerHubId, message],
   );
 
   return (

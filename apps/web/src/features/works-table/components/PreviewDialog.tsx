@@ -2,7 +2,7 @@ import { Button, Empty, Flex, Image, Modal, Result, Spin, Typography, theme } fr
 import { useMemo } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { previewsInWorkOrder, usePreviewImages } from '../api/preview-images.ts';
-import type { WorkRow } from '../store.ts';
+import type { WorkRow } from '../../batch/index.ts';
 
 const THUMB = 150;
 /**

@@ -1,6 +1,6 @@
 import { Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { rowByUuid, updateWork, worksStore } from '../store.ts';
+import { rowByUuid, useBatch } from '../../batch/index.ts';
 
 export interface RenameDialogProps {
   /** The work being renamed; closed when undefined. */
@@ -13,6 +13,7 @@ export interface RenameDialogProps {
  * rather than this dialog refusing it.
  */
 export function RenameDialog({ uuid, onClose }: RenameDialogProps) {
+  const { updateWork, worksStore } = useBatch();
   const [value, setValue] = useState('');
   const [shown, setShown] = useState<string | undefined>(undefined);
   if (shown !== uuid) {

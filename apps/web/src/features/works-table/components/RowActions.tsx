@@ -1,8 +1,8 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Flex, Popconfirm } from 'antd';
 import { memo, useState } from 'react';
-import { deleteStoredFile } from '../../upload/api/delete-file.ts';
-import { removeWorks, rowByUuid, worksStore } from '../store.ts';
+import { deleteStoredFile } from '../../upload/index.ts';
+import { rowByUuid, useBatch } from '../../batch/index.ts';
 import { useControlsReady } from './cells.tsx';
 
 export interface RowActionsProps {
@@ -19,6 +19,7 @@ export interface RowActionsProps {
  */
 export const RowActions = memo(function RowActions({ uuid, onPreview, onReselect }: RowActionsProps) {
   const { message } = App.useApp();
+  const { removeWorks, worksStore } = useBatch();
   const [deleting, setDeleting] = useState(false);
   const [asking, setAsking] = useState(false);
   const ready = useControlsReady();

@@ -1,7 +1,7 @@
 import { Empty, Table, type TableColumnsType } from 'antd';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
-import { rowByUuid, setSelectedWorks, useWorks, worksStore } from '../store.ts';
+import { rowByUuid, useBatch, useWorks } from '../../batch/index.ts';
 import {
   AddPageCell,
   DeferredCheckbox,
@@ -40,6 +40,7 @@ const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r)
  * rows are added, removed, reordered or selected; each cell subscribes to its own field.
  */
 export function WorksTable({ renderAddress, onReselect, height = 560 }: WorksTableProps) {
+  const { setSelectedWorks, worksStore } = useBatch();
   const uuids = useWorks(selectUuids, shallowEqual);
   const selectedKeys = useWorks((s) => s.selectedKeys);
   const [previewing, setPreviewing] = useState<string | undefined>();

@@ -2,7 +2,7 @@ import type { WorkState } from '@portal/contract/enums';
 import { EditOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
 import { InputNumber, Switch } from 'antd';
 import { cloneElement, isValidElement, memo, useDeferredValue, type ReactNode } from 'react';
-import { rowByUuid, updateWork, useWorks, type WorkRow } from '../store.ts';
+import { rowByUuid, useBatch, useWorks, type WorkRow } from '../../batch/index.ts';
 
 /**
  * The cells of the order table. Each subscribes to the one field it shows, by uuid, so a change
@@ -84,6 +84,7 @@ const MAX_QUANTITY = 99999;
 export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string }) {
   const quantity = useRowField(uuid, (r) => r.quantity);
   const ready = useControlsReady();
+  const { updateWork } = useBatch();
   if (!ready) {
     return (
       <span className="works-ph-input" aria-hidden>
@@ -184,6 +185,7 @@ export const ToningCell = memo(function ToningCell({ uuid }: { uuid: string }) {
   // The SKU says whether its toning may be switched; before a product is chosen there is nothing to switch.
   const switchable = useRowField(uuid, (r) => r.productId != null && r.customToning !== false);
   const ready = useControlsReady();
+  const { updateWork } = useBatch();
   if (!ready) {
     const classes = ['works-ph-switch', toning === 'Manual' && 'works-ph-on', !switchable && 'works-ph-disabled'];
     return <span className={classes.filter(Boolean).join(' ')} aria-hidden />;

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addWorks, clearWorks, removeWorks, worksStore, type WorkRow } from './store.ts';
+import { createWorks, type WorkRow } from './works.ts';
+
+const { addWorks, clearWorks, removeWorks, setProduct, updateWork, worksStore } = createWorks();
 
 const row = (name: string): WorkRow => ({ uuid: `u-${name}`, articleName: name, filePath: `upload/b/${name}`, fileName: name, files: [], quantity: 1, state: 'unmatch' });
 const names = () => worksStore.getState().rows.map((r) => r.articleName);
@@ -27,5 +29,24 @@ describe('the order of the rows', () => {
     addWorks([{ ...row('b'), quantity: 3 }], [0, 1]);
     expect(names()).toEqual(['draft', 'a', 'b']);
     expect(worksStore.getState().rows[2]?.quantity).toBe(3);
+  });
+});
+
+describe('choosing a product', () => {
+  beforeEach(() => clearWorks());
+  const glossy = { productId: 1, productName: '5寸照片冲印', propertyConfigId: 11, sku: '相纸:光面', toning: 'None' as const, customToning: true };
+
+  it('sets the SKU and its toning; the same SKU again keeps the toning the customer switched', () => {
+    addWorks([row('a')]);
+    setProduct('u-a', glossy);
+    expect(worksStore.getState().rows[0]).toMatchObject({ productId: 1, propertyConfigId: 11, sku: '相纸:光面', toning: 'None', customToning: true });
+    updateWork('u-a', { toning: 'Manual' });
+    setProduct('u-a', glossy);
+    expect(worksStore.getState().rows[0]?.toning).toBe('Manual');
+    setProduct('u-a', { ...glossy, propertyConfigId: 12, sku: '相纸:绒面', toning: 'None', customToning: false });
+    expect(worksStore.getState().rows[0]).toMatchObject({ propertyConfigId: 12, sku: '相纸:绒面', toning: 'None', customToning: false });
+    // A work that left the table stays gone.
+    setProduct('u-gone', glossy);
+    expect(worksStore.getState().rows).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@
  *   entry can undo what it stands for (the file check reverts its work to unmatch).
  */
 import type { CheckEntryStatus } from '@portal/contract/enums';
-import { createStore, useStore } from '../../lib/external-store.ts';
+import { createStore, type Store } from '../../lib/external-store.ts';
 
 /** What an entry in `start` is doing now. */
 export type CheckEntryPhase = 'uploading' | 'parsing' | 'checking';
@@ -48,59 +48,61 @@ export interface CheckEntriesState {
   byId: Readonly<Record<string, CheckEntry>>;
 }
 
-export const checkEntriesStore = createStore<CheckEntriesState>({ ids: [], byId: {} });
-
-export function useCheckEntries<T>(selector: (state: CheckEntriesState) => T, equal?: (a: T, b: T) => boolean): T {
-  return useStore(checkEntriesStore, selector, equal);
-}
-
 export type NewCheckEntry = Omit<CheckEntry, 'createdAt'> & { createdAt?: number };
+export type RemovedListener = (removed: readonly CheckEntry[]) => void;
 
-/** Adds entries at the end; an entry whose id exists replaces it in place. */
-export function addCheckEntries(entries: readonly NewCheckEntry[]): void {
-  if (entries.length === 0) return;
-  checkEntriesStore.setState((s) => {
-    const byId = { ...s.byId };
-    const ids = [...s.ids];
-    const now = Date.now();
-    for (const entry of entries) {
-      if (!byId[entry.id]) ids.push(entry.id);
-      byId[entry.id] = { ...entry, createdAt: entry.createdAt ?? now };
-    }
-    return { ids, byId };
-  });
+/** The check entries of one batch and their commands, the only writers of their state. */
+export function createCheckEntries() {
+  const store: Store<CheckEntriesState> = createStore<CheckEntriesState>({ ids: [], byId: {} });
+  const removedListeners = new Set<RemovedListener>();
+
+  /** Adds entries at the end; an entry whose id exists replaces it in place. */
+  function addCheckEntries(entries: readonly NewCheckEntry[]): void {
+    if (entries.length === 0) return;
+    store.setState((s) => {
+      const byId = { ...s.byId };
+      const ids = [...s.ids];
+      const now = Date.now();
+      for (const entry of entries) {
+        if (!byId[entry.id]) ids.push(entry.id);
+        byId[entry.id] = { ...entry, createdAt: entry.createdAt ?? now };
+      }
+      return { ids, byId };
+    });
+  }
+
+  /** Changes one entry; fields set to undefined in the patch are cleared. */
+  function updateCheckEntry(id: string, patch: Partial<Omit<CheckEntry, 'id'>>): void {
+    store.setState((s) => {
+      const entry = s.byId[id];
+      if (!entry) return s;
+      return { ...s, byId: { ...s.byId, [id]: { ...entry, ...patch } } };
+    });
+  }
+
+  /** Hear about removed entries (by the customer or automatically); returns the unsubscribe. */
+  function onCheckEntriesRemoved(listener: RemovedListener): () => void {
+    removedListeners.add(listener);
+    return () => removedListeners.delete(listener);
+  }
+
+  /** Removes entries whatever their status (callers check `removableIds` for the customer's actions). */
+  function removeCheckEntries(ids: readonly string[]): CheckEntry[] {
+    const state = store.getState();
+    const doomed = new Set(ids.filter((id) => state.byId[id]));
+    if (doomed.size === 0) return [];
+    const removed = [...doomed].map((id) => state.byId[id] as CheckEntry);
+    const byId = { ...state.byId };
+    for (const id of doomed) delete byId[id];
+    store.setState({ ids: state.ids.filter((id) => !doomed.has(id)), byId });
+    for (const listener of removedListeners) listener(removed);
+    return removed;
+  }
+
+  return { checkEntriesStore: store, addCheckEntries, updateCheckEntry, onCheckEntriesRemoved, removeCheckEntries };
 }
 
-/** Changes one entry; fields set to undefined in the patch are cleared. */
-export function updateCheckEntry(id: string, patch: Partial<Omit<CheckEntry, 'id'>>): void {
-  checkEntriesStore.setState((s) => {
-    const entry = s.byId[id];
-    if (!entry) return s;
-    return { ...s, byId: { ...s.byId, [id]: { ...entry, ...patch } } };
-  });
-}
-
-type RemovedListener = (removed: readonly CheckEntry[]) => void;
-const removedListeners = new Set<RemovedListener>();
-
-/** Hear about removed entries (by the customer or automatically); returns the unsubscribe. */
-export function onCheckEntriesRemoved(listener: RemovedListener): () => void {
-  removedListeners.add(listener);
-  return () => removedListeners.delete(listener);
-}
-
-/** Removes entries whatever their status (callers check `removableIds` for the customer's actions). */
-export function removeCheckEntries(ids: readonly string[]): CheckEntry[] {
-  const state = checkEntriesStore.getState();
-  const doomed = new Set(ids.filter((id) => state.byId[id]));
-  if (doomed.size === 0) return [];
-  const removed = [...doomed].map((id) => state.byId[id] as CheckEntry);
-  const byId = { ...state.byId };
-  for (const id of doomed) delete byId[id];
-  checkEntriesStore.setState({ ids: state.ids.filter((id) => !doomed.has(id)), byId });
-  for (const listener of removedListeners) listener(removed);
-  return removed;
-}
+export type CheckEntriesCommands = ReturnType<typeof createCheckEntries>;
 
 // --- selectors
 

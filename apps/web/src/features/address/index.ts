@@ -1,0 +1,9 @@
+/**
+ * The public entry of features/address: Delivery addresses: the address line of a row, 统一设置地址, and the
+ * address rules the order uses. Other features and app/ import only this.
+ */
+export { getDefaultAddress } from './api/default-address.ts';
+export { AddressLine } from './components/AddressLine.tsx';
+export { UnifiedAddressButton } from './components/UnifiedAddressButton.tsx';
+export { endAddressEdits } from './edits.ts';
+export { addressText, locationOfCustomer, locationProblem } from './location.ts';

@@ -1,0 +1,8 @@
+/**
+ * The public entry of features/file-check: Product choice and the file check of works: 选择产品, re-
+ * checks, 文件详情, the check entries' actions. Other features and app/ import only this.
+ */
+export { checkFlowOf } from './check-works.ts';
+export { renderCheckEntryActions } from './components/CheckEntryActions.tsx';
+export { FileCheckHost } from './components/FileCheckHost.tsx';
+export { SelectProductButton, reselectProduct } from './components/SelectProductButton.tsx';

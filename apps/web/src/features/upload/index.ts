@@ -1,0 +1,8 @@
+/**
+ * The public entry of features/upload: Picking and uploading files, parsing them into works, and the
+ * upload list. Other features and app/ import only this.
+ */
+export { deleteStoredFile } from './api/delete-file.ts';
+export { UploadArea } from './components/UploadArea.tsx';
+export { parseItem } from './parse-item.ts';
+export { createUploader } from './uploader.ts';
