@@ -174,7 +174,7 @@ export function createWorks() {
   function setProduct(uuid: string, product: WorkProduct): void {
     const row = rowByUuid(store.getState(), uuid);
     if (!row) return;
-    const { toning, customToning, ...sku } = product;
+    const { toning: _toning, customToning: _customToning, ...sku } = product;
     updateWork(uuid, row.propertyConfigId === product.propertyConfigId ? sku : product);
   }
 
