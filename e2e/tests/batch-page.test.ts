@@ -158,34 +158,36 @@ describe('the batch upload page', () => {
       const tiles = sorter.getByTestId('sort-tile');
       await expect.poll(() => tiles.allTextContents()).toEqual(['1a.jpg', '2b.jpg', '3c.jpg']);
 
-      // c to the front with the keyboard: space picks it up, arrows left, space drops it. Every
-      // announcement is recorded (the live region keeps only the latest).
+      // c to the front with the keyboard: space picks it up, two steps left, space drops it.
+      // dnd-kit's announcements (its live region keeps only the latest) are recorded as they come.
       await page.evaluate(() => {
         const g = globalThis as unknown as { __said: string[]; MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void }; document: typeof document & { body: unknown } };
         g.__said = [];
         new g.MutationObserver(() => {
-          for (const el of Array.from(g.document.querySelectorAll('[aria-live]'))) {
-            const t = el.textContent?.trim();
-            if (t && g.__said.at(-1) !== t) g.__said.push(t);
-          }
+          const t = g.document.querySelectorAll('[id^="DndLiveRegion"]')[0]?.textContent?.trim();
+          if (t && g.__said.at(-1) !== t) g.__said.push(t);
         }).observe(g.document.body, { subtree: true, childList: true, characterData: true });
       });
       const said = () => page.evaluate(() => (globalThis as unknown as { __said: string[] }).__said);
       const live = async () => (await page.locator('[aria-live]').allTextContents()).join(' ');
+      // dnd-kit moves a tile by the tiles' measured places: an arrow pressed while the dialog or a
+      // tile is still moving (a 200 ms transition) is measured against the wrong places and is lost
+      // or goes back (both seen in clean-clone runs). A customer's next key comes after the tiles
+      // have settled; so do the test's.
+      const settled = () => page.waitForFunction(() =>
+        (globalThis as unknown as { document: { getAnimations(): { playState: string }[] } }).document.getAnimations().every((a) => a.playState !== 'running'));
+      await settled();
       await tiles.nth(2).focus();
       await page.keyboard.press('Space');
       await expect.poll(live).toContain('图片 c.jpg');
       const during = await screenReaderTexts(page);
-      // dnd-kit ignores an arrow until it has measured the tiles under the picked one (seen in
-      // clean-clone runs, more often on a busy machine): an arrow that brought no announcement is
-      // pressed again. At the first place a further arrow moves nothing.
-      for (let i = 0; i < 8 && !(await said()).includes('图片 c.jpg 移到第1张的位置。'); i++) {
-        const before = (await said()).length;
+      // Picked up once dnd-kit has found the tile under it (itself: 第3张).
+      await expect.poll(said).toContain('图片 c.jpg 移到第3张的位置。');
+      for (const place of [2, 1]) {
+        await settled();
         await page.keyboard.press('ArrowLeft');
-        await expect.poll(async () => (await said()).length, { timeout: 2_000 }).toBeGreaterThan(before).catch(() => undefined);
+        await expect.poll(said).toContain(`图片 c.jpg 移到第${place}张的位置。`);
       }
-      // Each step was announced, by file name and place.
-      expect(await said()).toEqual(expect.arrayContaining(['图片 c.jpg 移到第2张的位置。', '图片 c.jpg 移到第1张的位置。']));
       await page.keyboard.press('Space');
       await expect.poll(() => tiles.allTextContents()).toEqual(['1c.jpg', '2a.jpg', '3b.jpg']);
       await expect.poll(live).toContain('图片 c.jpg 已放在第1张。');
