@@ -1,0 +1,98 @@
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+
+/**
+ * pdf.js runs only here, on worker threads (pdfjs.worker.mjs, one file, loaded the same way for every
+ * task), never on the server's own thread: it parses and draws on the thread that calls it, and on
+ * damaged files it leaves promises of its own rejected, which would end the server's process.
+ *
+ * Two pools of that one worker file, so that a flood of previews never holds an upload's check:
+ * - `open` (pdf.ts): one thread; opening takes milliseconds.
+ * - `render` (preview.ts): RENDER_THREADS threads (the preview service never asks for more at once),
+ *   below the rest of the server in priority: pages wait for the processor, requests do not.
+ * A task over its time has its thread ended (piscina ends the thread of an aborted task; the pool starts
+ * another). Each thread has a bounded heap: a file whose parsing needs more ends its thread, not the
+ * server. Idle threads end after a while and give their memory back; piscina unrefs idle threads, so the
+ * pools never keep a process alive, and closePdfJs (the app's close) lets running tasks finish.
+ */
+const RENDER_THREADS = 2;
+/** A worker's JavaScript heap. */
+const HEAP_MB = 256;
+/** How much lower than the rest of the server a render thread runs (nice(2), Linux: per thread). */
+const RENDER_NICE = 10;
+const IDLE_MS = 30_000;
+
+type Task = 'open' | 'render';
+const pools = new Map<Task, Piscina>();
+
+function pool(task: Task): Piscina {
+  let p = pools.get(task);
+  if (!p) {
+    p = new Piscina({
+      filename: new URL('./pdfjs.worker.mjs', import.meta.url).href,
+      name: task,
+      // Without the server's tsx loader (see the worker's head).
+      execArgv: [],
+      minThreads: 0,
+      maxThreads: task === 'render' ? RENDER_THREADS : 1,
+      idleTimeout: IDLE_MS,
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+      ...(task === 'render' ? { niceIncrement: RENDER_NICE } : {}),
+    });
+    pools.set(task, p);
+  }
+  return p;
+}
+
+/** What a task answered, or that it did not: over its time, or its thread died (out of heap). */
+type Ended = { outcome: 'timeout' } | { outcome: 'thread-died'; cause: unknown };
+
+async function run<T>(task: Task, input: object, timeoutMs: number, transferList?: ArrayBuffer[]): Promise<T | Ended> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    return (await pool(task).run(input, { signal, ...(transferList ? { transferList } : {}) })) as T;
+  } catch (cause) {
+    return signal.aborted ? { outcome: 'timeout' } : { outcome: 'thread-died', cause };
+  }
+}
+
+type NoDocument = { outcome: 'encrypted' } | { outcome: 'no-document'; reason: string };
+export type OpenAnswer = { outcome: 'opened'; encrypted: boolean } | NoDocument | Ended;
+export type RenderAnswer = { outcome: 'rendered'; jpeg: Uint8Array } | { outcome: 'not-rendered' } | NoDocument | Ended;
+
+/**
+ * Opens the file's bytes with pdf.js: PasswordException → 'encrypted'; a file it cannot open →
+ * 'no-document'. The time counts from the call, the wait for the thread included.
+ */
+export function openPdf(bytes: Uint8Array, timeoutMs: number): Promise<OpenAnswer> {
+  const copy = new Uint8Array(bytes);
+  return run<OpenAnswer>('open', { data: copy }, timeoutMs, [copy.buffer]);
+}
+
+export interface RenderRequest {
+  pageNumber: number;
+  maxSide: number;
+  quality: number;
+  /** Images inside the page larger than this (pixels) are left out. */
+  maxImagePixels: number;
+  timeoutMs: number;
+}
+
+/**
+ * One page to a JPEG. The document is opened for this page and closed after, reading the file in
+ * ranges: the cross-reference data and what this page needs, not the other pages.
+ */
+export function renderPdfPage(file: string, r: RenderRequest): Promise<RenderAnswer> {
+  const { timeoutMs, ...rest } = r;
+  return run<RenderAnswer>('render', { url: pathToFileURL(file).href, ...rest }, timeoutMs);
+}
+
+/**
+ * Closes the pools once their running and waiting tasks are done (each within its time). A task asked
+ * for afterwards starts a new pool: several apps may share one process (the tests).
+ */
+export async function closePdfJs(): Promise<void> {
+  const closing = [...pools.values()];
+  pools.clear();
+  await Promise.all(closing.map((p) => p.close()));
+}
