@@ -79,8 +79,8 @@ export interface RenderRequest {
 }
 
 /**
- * One page to a JPEG. The document is opened for this page and closed after, reading the file in
- * ranges: the cross-reference data and what this page needs, not the other pages.
+ * One page to a JPEG. The file is read in ranges (the cross-reference data and what the page needs),
+ * and the thread keeps the document a short while for the same file's next pages (pdfjs.worker.mjs).
  */
 export function renderPdfPage(file: string, r: RenderRequest): Promise<RenderAnswer> {
   const { timeoutMs, ...rest } = r;

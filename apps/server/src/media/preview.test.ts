@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfMeta } from './pdf.ts';
 import { makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
@@ -142,6 +143,22 @@ describe('makePdfPagePreview', () => {
   it('refuses a file without a trailer as damaged (neither pdf.js nor the page reader can open it)', async () => {
     const out = path.join(dir, 'notrailer');
     await expect(previewPages(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out, 1)).rejects.toMatchObject({ code: 'damaged' });
+  });
+
+  it('renders a file written anew at the same path, not the document a thread kept open', async () => {
+    const file = path.join(dir, 'rewritten.pdf');
+    const out = path.join(dir, 'rewritten');
+    const onePage = async (size: [number, number]) => {
+      const doc = await PDFDocument.create();
+      doc.addPage(size).drawRectangle({ x: 10, y: 10, width: 50, height: 50 });
+      await writeFile(file, await doc.save());
+    };
+    await onePage([400, 600]);
+    await makePdfPagePreview(file, 1, path.join(out, 'a.jpg'));
+    await onePage([600, 400]);
+    await makePdfPagePreview(file, 1, path.join(out, 'b.jpg'));
+    expect((await jpegInfo(path.join(out, 'a.jpg'))).meta).toMatchObject({ width: 683, height: 1024 });
+    expect((await jpegInfo(path.join(out, 'b.jpg'))).meta).toMatchObject({ width: 1024, height: 683 });
   });
 
   it('refuses what is not a PDF', async () => {

@@ -154,7 +154,7 @@ export async function makePlaceholderPreview(
 
 /**
  * The JPEG of one page, rendered with pdf.js on a worker thread (media/pdfjs.ts renderPdfPage), which
- * opens the document for this page and closes it after. A page that pdf.js cannot render (pdf-lib may still read
+ * keeps the document open a short while for the file's next pages. A page that pdf.js cannot render (pdf-lib may still read
  * its boxes, e.g. a page tree listing a page twice, or a file without a trailer) gets a numbered
  * placeholder of the right aspect ratio, so that every page has a preview.
  */
