@@ -13,7 +13,7 @@ import { Piscina } from 'piscina';
  * A task over its time has its thread ended (piscina ends the thread of an aborted task; the pool starts
  * another). Each thread has a bounded heap: a file whose parsing needs more ends its thread, not the
  * server. Idle threads end after a while and give their memory back; piscina unrefs idle threads, so the
- * pools never keep a process alive, and closePdfJs (the app's close) lets running tasks finish.
+ * pools never keep a process alive, and closePdfJs (the app's close) lets running and waiting tasks finish.
  */
 const RENDER_THREADS = 2;
 /** A worker's JavaScript heap. */
@@ -23,12 +23,14 @@ const RENDER_NICE = 10;
 const IDLE_MS = 30_000;
 
 type Task = 'open' | 'render';
-const pools = new Map<Task, Piscina>();
+/** A pool and its tasks not yet answered (waiting for a thread or running). */
+type Pool = { piscina: Piscina; unanswered: Set<Promise<unknown>> };
+const pools = new Map<Task, Pool>();
 
-function pool(task: Task): Piscina {
+function pool(task: Task): Pool {
   let p = pools.get(task);
   if (!p) {
-    p = new Piscina({
+    const piscina = new Piscina({
       filename: new URL('./pdfjs.worker.mjs', import.meta.url).href,
       name: task,
       // Without the server's tsx loader (see the worker's head).
@@ -39,6 +41,7 @@ function pool(task: Task): Piscina {
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
       ...(task === 'render' ? { niceIncrement: RENDER_NICE } : {}),
     });
+    p = { piscina, unanswered: new Set() };
     pools.set(task, p);
   }
   return p;
@@ -49,10 +52,15 @@ type Ended = { outcome: 'timeout' } | { outcome: 'thread-died'; cause: unknown }
 
 async function run<T>(task: Task, input: object, timeoutMs: number, transferList?: ArrayBuffer[]): Promise<T | Ended> {
   const signal = AbortSignal.timeout(timeoutMs);
+  const { piscina, unanswered } = pool(task);
+  const answer = piscina.run(input, { signal, ...(transferList ? { transferList } : {}) }) as Promise<T>;
+  unanswered.add(answer);
   try {
-    return (await pool(task).run(input, { signal, ...(transferList ? { transferList } : {}) })) as T;
+    return await answer;
   } catch (cause) {
     return signal.aborted ? { outcome: 'timeout' } : { outcome: 'thread-died', cause };
+  } finally {
+    unanswered.delete(answer);
   }
 }
 
@@ -88,11 +96,17 @@ export function renderPdfPage(file: string, r: RenderRequest): Promise<RenderAns
 }
 
 /**
- * Closes the pools once their running and waiting tasks are done (each within its time). A task asked
- * for afterwards starts a new pool: several apps may share one process (the tests).
+ * Closes the pools once their running and waiting tasks are answered (each within its time: piscina's
+ * close would drop the tasks still waiting for a thread, and a page dropped gets a placeholder). A task
+ * asked for afterwards starts a new pool: several apps may share one process (the tests).
  */
 export async function closePdfJs(): Promise<void> {
   const closing = [...pools.values()];
   pools.clear();
-  await Promise.all(closing.map((p) => p.close()));
+  await Promise.all(
+    closing.map(async ({ piscina, unanswered }) => {
+      await Promise.allSettled(unanswered);
+      await piscina.close();
+    }),
+  );
 }

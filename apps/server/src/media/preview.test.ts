@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfMeta } from './pdf.ts';
-import { makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
+import { closePdfJs, renderPdfPage } from './pdfjs.ts';
+import { MAX_PAGE_IMAGE_PIXELS, makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
 import { corpusPath } from './test-corpus.ts';
 
 let dir: string;
@@ -159,6 +160,15 @@ describe('makePdfPagePreview', () => {
     await makePdfPagePreview(file, 1, path.join(out, 'b.jpg'));
     expect((await jpegInfo(path.join(out, 'a.jpg'))).meta).toMatchObject({ width: 683, height: 1024 });
     expect((await jpegInfo(path.join(out, 'b.jpg'))).meta).toMatchObject({ width: 1024, height: 683 });
+  });
+
+  it('lets a page being rendered finish when the pdf.js threads are closed (as the app closes), and renders later pages on new ones', async () => {
+    const out = path.join(dir, 'closing');
+    // Handed to the pool at once (makePdfPagePreview first reads the file's head).
+    const running = renderPdfPage(corpusPath('pdf/pikepdf_congress_raster.pdf'), { pageNumber: 1, maxSide: 256, quality: 80, maxImagePixels: MAX_PAGE_IMAGE_PIXELS, timeoutMs: 60_000 });
+    await closePdfJs();
+    expect(await running).toMatchObject({ outcome: 'rendered' });
+    expect(await makePdfPagePreview(corpusPath('pdf/qpdf_boxes.pdf'), 2, path.join(out, 'p0002.jpg'))).toEqual({ placeholder: false });
   });
 
   it('refuses what is not a PDF', async () => {
