@@ -115,5 +115,7 @@ export async function render({ url, pageNumber, maxSide, quality, maxImagePixels
     return { outcome: 'not-rendered' };
   } finally {
     page?.cleanup();
+    // The kept document holds its structure, not each page's fonts and images.
+    await doc.cleanup().catch(() => {});
   }
 }
