@@ -21,6 +21,7 @@ import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
+import { closePdfJs } from './media/pdfjs.ts';
 import { createServices } from './services/index.ts';
 
 export type { Config };
@@ -68,9 +69,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onReady', async () => void sweep());
     app.addHook('onClose', async () => clearInterval(sweeper));
   }
-  // Stop taking work and let running tasks finish before the database closes.
+  // Stop taking work and let running tasks finish before the database closes; then pdf.js's threads.
   app.addHook('onClose', async () => {
     await services.runner.stop();
+    await closePdfJs();
     if (!options.db) await handle.close();
   });
 

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
-import pLimit from 'p-limit';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, ParseSpeeds, type PDFObject } from '@cantoo/pdf-lib';
 import { MediaError } from './errors.ts';
 import { sniffType } from './magic.ts';
+import { openPdf } from './pdfjs.ts';
 
 export type PdfBoxName = 'TrimBox' | 'CropBox' | 'MediaBox';
 
@@ -65,56 +64,29 @@ function checkDeadline(deadline: number): void {
   if (performance.now() > deadline) throw new MediaError('timeout');
 }
 
-type OpenAnswer = { ok: true; encrypted: boolean } | { ok: false; name: string; message: string };
-
-let thread: Worker | undefined;
-/** Opening takes milliseconds, so one thread opens one file at a time. */
-const oneAtATime = pLimit(1);
-
 /**
- * pdf.js opens the file first, in a thread of its own: it tells a file that needs a password
- * (PasswordException) from one that opens without (owner password only), and it refuses junk and
- * broken structure quickly (it finds objects through the xref table and rebuilds a broken one in
- * one pass). pdf-lib, which reads the boxes afterwards, skips junk a byte at a time (1 MB took
- * 10 s, with the server's thread blocked), so it only ever sees files that pdf.js could open. A file
- * that pdf.js cannot open within the budget ends the thread (the next file starts another).
+ * pdf.js opens the file first (media/pdfjs.ts, on a worker thread): it tells a file that needs a
+ * password (PasswordException) from one that opens without (owner password only), and it refuses junk
+ * and broken structure quickly (it finds objects through the xref table and rebuilds a broken one in
+ * one pass). pdf-lib, which reads the boxes afterwards, skips junk a byte at a time (1 MB took 10 s,
+ * with the server's thread blocked), so it only ever sees files that pdf.js could open. A file that
+ * pdf.js cannot open within the budget has its thread ended.
  */
-function openWithPdfJs(bytes: Uint8Array, budgetMs: number): Promise<{ encrypted: boolean; deadline: number }> {
-  return oneAtATime(
-    () =>
-      new Promise((resolve, reject) => {
-        const deadline = performance.now() + budgetMs;
-        if (!thread) {
-          thread = new Worker(new URL('./pdfjs-open.worker.mjs', import.meta.url), { execArgv: [] });
-          // An idle thread does not keep the process alive; a file being opened has its timer.
-          thread.unref();
-        }
-        const t = thread;
-        const settle = (forget: boolean) => {
-          clearTimeout(timer);
-          t.off('message', onMessage).off('error', onEnd).off('exit', onEnd);
-          if (forget && thread === t) thread = undefined;
-        };
-        const onMessage = (a: OpenAnswer) => {
-          settle(false);
-          if (a.ok) resolve({ encrypted: a.encrypted, deadline });
-          else if (a.name === 'PasswordException') reject(new MediaError('encrypted'));
-          else reject(damaged(new Error(`${a.name}: ${a.message}`)));
-        };
-        const onEnd = (e?: unknown) => {
-          settle(true);
-          reject(damaged(e));
-        };
-        const timer = setTimeout(() => {
-          settle(true);
-          void t.terminate();
-          reject(new MediaError('timeout'));
-        }, budgetMs);
-        t.on('message', onMessage).once('error', onEnd).once('exit', onEnd);
-        const copy = new Uint8Array(bytes);
-        t.postMessage(copy, [copy.buffer]);
-      }),
-  );
+async function openWithPdfJs(bytes: Uint8Array, budgetMs: number): Promise<{ encrypted: boolean; deadline: number }> {
+  const deadline = performance.now() + budgetMs;
+  const answer = await openPdf(bytes, budgetMs);
+  switch (answer.outcome) {
+    case 'opened':
+      return { encrypted: answer.encrypted, deadline };
+    case 'encrypted':
+      throw new MediaError('encrypted');
+    case 'timeout':
+      throw new MediaError('timeout');
+    case 'no-document':
+      throw damaged(new Error(answer.reason));
+    case 'thread-died':
+      throw damaged(answer.cause);
+  }
 }
 
 function lastIndexOf(bytes: Buffer, keyword: string): number {

@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfMeta } from './pdf.ts';
-import { makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
+import { closePdfJs, renderPdfPage } from './pdfjs.ts';
+import { MAX_PAGE_IMAGE_PIXELS, makeImagePreview, makePdfPagePreview, makePlaceholderPreview, previewFileName } from './preview.ts';
 import { corpusPath } from './test-corpus.ts';
 
 let dir: string;
@@ -142,6 +144,31 @@ describe('makePdfPagePreview', () => {
   it('refuses a file without a trailer as damaged (neither pdf.js nor the page reader can open it)', async () => {
     const out = path.join(dir, 'notrailer');
     await expect(previewPages(corpusPath('pdf/pdfium_parser_rebuildxref_error_notrailer.pdf'), out, 1)).rejects.toMatchObject({ code: 'damaged' });
+  });
+
+  it('renders a file written anew at the same path, not the document a thread kept open', async () => {
+    const file = path.join(dir, 'rewritten.pdf');
+    const out = path.join(dir, 'rewritten');
+    const onePage = async (size: [number, number]) => {
+      const doc = await PDFDocument.create();
+      doc.addPage(size).drawRectangle({ x: 10, y: 10, width: 50, height: 50 });
+      await writeFile(file, await doc.save());
+    };
+    await onePage([400, 600]);
+    await makePdfPagePreview(file, 1, path.join(out, 'a.jpg'));
+    await onePage([600, 400]);
+    await makePdfPagePreview(file, 1, path.join(out, 'b.jpg'));
+    expect((await jpegInfo(path.join(out, 'a.jpg'))).meta).toMatchObject({ width: 683, height: 1024 });
+    expect((await jpegInfo(path.join(out, 'b.jpg'))).meta).toMatchObject({ width: 1024, height: 683 });
+  });
+
+  it('lets a page being rendered finish when the pdf.js threads are closed (as the app closes), and renders later pages on new ones', async () => {
+    const out = path.join(dir, 'closing');
+    // Handed to the pool at once (makePdfPagePreview first reads the file's head).
+    const running = renderPdfPage(corpusPath('pdf/pikepdf_congress_raster.pdf'), { pageNumber: 1, maxSide: 256, quality: 80, maxImagePixels: MAX_PAGE_IMAGE_PIXELS, timeoutMs: 60_000 });
+    await closePdfJs();
+    expect(await running).toMatchObject({ outcome: 'rendered' });
+    expect(await makePdfPagePreview(corpusPath('pdf/qpdf_boxes.pdf'), 2, path.join(out, 'p0002.jpg'))).toEqual({ placeholder: false });
   });
 
   it('refuses what is not a PDF', async () => {

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
 import sharp, { type OutputInfo } from './sharp.ts';
 import { MediaError } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
 import { readPdfMeta, type PdfMeta } from './pdf.ts';
+import { renderPdfPage } from './pdfjs.ts';
 
 export interface PreviewOptions {
   /** Longest side in pixels; default 1024. */
@@ -155,50 +153,8 @@ export async function makePlaceholderPreview(
 }
 
 /**
- * PDF pages rendered at once: the preview service never asks for more (PREVIEW_CONCURRENCY). Each is
- * its own worker thread, ended after a while idle so its memory goes back.
- */
-const RENDER_THREADS = 2;
-/** A worker's JavaScript heap: a page whose parsing needs more ends its thread, not the server. */
-const RENDER_HEAP_MB = 256;
-/** How much lower than the rest of the server a render thread runs (nice(2), Linux: per thread). */
-const RENDER_NICE = 10;
-
-type RenderAnswer = { outcome: 'rendered'; jpeg: Uint8Array } | { outcome: 'encrypted' | 'no-document' | 'not-rendered' };
-let renderPool: Piscina | undefined;
-
-function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string } {
-  const require = createRequire(import.meta.url);
-  // The package's exports hide package.json, but its main entry is in build/.
-  const root = path.resolve(path.dirname(require.resolve('pdfjs-dist')), '..');
-  const dir = (name: string) => `${path.join(root, name)}${path.sep}`;
-  return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
-}
-
-/** Renders one page on the pool's threads; a page over its time has its thread ended. */
-async function renderOnThread(src: string, pageNumber: number, maxSide: number, quality: number, timeoutMs: number): Promise<RenderAnswer> {
-  renderPool ??= new Piscina({
-    filename: new URL('./pdf-render-worker.mjs', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: RENDER_THREADS,
-    idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
-    // Below the server's own thread and sharp's: pages wait for the processor, requests do not.
-    niceIncrement: RENDER_NICE,
-  });
-  const task = { url: pathToFileURL(src).href, pageNumber, maxSide, quality, maxImagePixels: MAX_PAGE_IMAGE_PIXELS, assets: pdfjsAssetDirs() };
-  try {
-    return (await renderPool.run(task, { signal: AbortSignal.timeout(timeoutMs) })) as RenderAnswer;
-  } catch {
-    // Over its time, or its thread died (out of heap): the page gets a placeholder.
-    return { outcome: 'not-rendered' };
-  }
-}
-
-/**
- * The JPEG of one page, rendered with pdf.js on a worker thread (pdf-render-worker.mjs), which opens the
- * document for this page and closes it after, reading the file in ranges: the cross-reference data and
- * what this page needs, not the other pages. A page that pdf.js cannot render (pdf-lib may still read
+ * The JPEG of one page, rendered with pdf.js on a worker thread (media/pdfjs.ts renderPdfPage), which
+ * keeps the document open a short while for the file's next pages. A page that pdf.js cannot render (pdf-lib may still read
  * its boxes, e.g. a page tree listing a page twice, or a file without a trailer) gets a numbered
  * placeholder of the right aspect ratio, so that every page has a preview.
  */
@@ -214,7 +170,14 @@ export async function makePdfPagePreview(
   const quality = options.quality ?? DEFAULT_QUALITY;
   await mkdir(path.dirname(dest), { recursive: true });
 
-  const answer = await renderOnThread(src, pageNumber, maxSide, quality, options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS);
+  // Over its time, or its thread died (out of heap): the page gets a placeholder.
+  const answer = await renderPdfPage(src, {
+    pageNumber,
+    maxSide,
+    quality,
+    maxImagePixels: MAX_PAGE_IMAGE_PIXELS,
+    timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
+  });
   if (answer.outcome === 'encrypted') throw new MediaError('encrypted');
   if (answer.outcome === 'rendered') {
     await writeAtomically(dest, (tmp) => writeFile(tmp, answer.jpeg));
