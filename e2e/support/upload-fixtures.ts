@@ -16,6 +16,9 @@ export const CORPUS_PDF = join(repoRoot, '..', 'shared', 'corpus', 'pdf', 'qpdf_
 export const CORPUS_PDF_PAGES = 30;
 
 /** A 600×400 JPEG at 300 dpi showing `label` large, on a colour that changes with `hue`. */
+/** 127×89 mm at 300 dpi: a 5寸 print that passes the demo shop's 5寸照片冲印. */
+export const FIVE_INCH = { width: 1500, height: 1051 };
+
 export async function labelledJpeg(label: string, hue: number, size = { width: 600, height: 400 }): Promise<Buffer> {
   const { width, height } = size;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">

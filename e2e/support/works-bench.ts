@@ -6,6 +6,7 @@
  * times of 2,000 rows against 20).
  */
 import type { Page } from 'playwright-core';
+import { login } from './browser.ts';
 
 // The functions passed to page.evaluate run in the browser; e2e compiles without the DOM library,
 // so the little of it they use is declared here (module scope: nothing leaks to other files).
@@ -105,6 +106,19 @@ export interface MeasureOptions {
 /** Is the test door open? (The page must have been opened with `?portalTest`.) */
 export async function hasTestHook(page: Page): Promise<boolean> {
   return page.evaluate(() => Boolean(window.__portalTest));
+}
+
+/**
+ * Logs in as demo and opens 批量上传下单 with `?portalTest`, drawn whole (its toolbar is there once
+ * the page's modules ran, so the test door would be open by then); answers whether it is.
+ */
+export async function openWithTestHook(page: Page, url: string): Promise<boolean> {
+  await login(page, url, 'demo', 'demo');
+  await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  await page.goto(`${url}/batch-upload?portalTest`);
+  await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  await page.getByRole('button', { name: '选择产品', exact: true }).waitFor();
+  return hasTestHook(page);
 }
 
 /** Replaces the table's rows with `count` synthetic works and times the table. */

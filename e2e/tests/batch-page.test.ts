@@ -8,20 +8,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-
-/** 127×89 mm at 300 dpi: a 5寸 print. */
-async function photo(label: string, hue: number): Promise<Buffer> {
-  const [width, height] = [1500, 1051];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="350" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).withMetadata({ density: 300 }).toBuffer();
-}
+import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
 const rowOf = (page: Page, name: string): Locator =>
   page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
@@ -75,8 +65,8 @@ describe('the batch upload page', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-batch-page-'));
     await mkdir(join(dir, '三张照片'));
-    for (const [i, name] of ['a', 'b', 'c'].entries()) await writeFile(join(dir, '三张照片', `${name}.jpg`), await photo(name.toUpperCase(), 200 + i * 50));
-    for (const [i, name] of ['收件甲', '收件乙'].entries()) await writeFile(join(dir, `${name}.jpg`), await photo(String(i + 1), 30 + i * 90));
+    for (const [i, name] of ['a', 'b', 'c'].entries()) await writeFile(join(dir, '三张照片', `${name}.jpg`), await labelledJpeg(name.toUpperCase(), 200 + i * 50, FIVE_INCH));
+    for (const [i, name] of ['收件甲', '收件乙'].entries()) await writeFile(join(dir, `${name}.jpg`), await labelledJpeg(String(i + 1), 30 + i * 90, FIVE_INCH));
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   });
 

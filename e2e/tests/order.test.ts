@@ -9,29 +9,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { hasTestHook, measureWorksTable } from '../support/works-bench.ts';
+import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
+import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
 declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
 
-/** 127×89 mm at 300 dpi: a 5寸 print. */
-const PASSING = { width: 1500, height: 1051 };
 /** 152.4×102 mm at 300 dpi: too big for 5寸 (±2 mm). */
 const FAILING = { width: 1800, height: 1205 };
 const UNIT_PRICE = 0.68;
-
-async function photo(label: string, hue: number, size = PASSING): Promise<Buffer> {
-  const { width, height } = size;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 4)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: 300 }).toBuffer();
-}
+/** A labelled photo, a 5寸 print unless another size is given. */
+const photo = (label: string, hue: number, size = FIVE_INCH) => labelledJpeg(label, hue, size);
 
 /** The order table's rows of works with this name. */
 const rowsOf = (page: Page, name: string): Locator =>
@@ -484,11 +475,7 @@ describe('the batch order', () => {
     // Timing (render against 20 works, long tasks while scrolling) is bench/benchmarks/browser-rows.ts's.
     const { context, page } = await newPage(browser);
     try {
-      await login(page, server.url, 'demo', 'demo');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      await page.goto(`${server.url}/batch-upload?portalTest`);
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      expect(await hasTestHook(page)).toBe(true);
+      expect(await openWithTestHook(page, server.url)).toBe(true);
       const large = await measureWorksTable(page, 2000, { scroll: false, keystrokes: false });
       expect(large.rows).toBe(2000);
       // Virtualised: the DOM holds a screenful of rows, not 2,000.

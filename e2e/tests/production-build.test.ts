@@ -7,9 +7,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage } from '../support/browser.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
 import { repoRoot, startServer, type RunningServer } from '../support/server.ts';
-import { hasTestHook } from '../support/works-bench.ts';
+import { openWithTestHook } from '../support/works-bench.ts';
 
 const MARKER = '__portalTest';
 
@@ -44,13 +44,7 @@ describe('the production build has no test door', () => {
   it('a customer who opens /batch-upload?portalTest on the production build gets no window.__portalTest', async () => {
     const { context, page } = await newPage(browser);
     try {
-      await login(page, server.url, 'demo', 'demo');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      await page.goto(`${server.url}/batch-upload?portalTest`);
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      // The toolbar is drawn once the page's modules ran: the hook would be installed by then.
-      await page.getByRole('button', { name: '选择产品' }).waitFor();
-      expect(await hasTestHook(page)).toBe(false);
+      expect(await openWithTestHook(page, server.url)).toBe(false);
     } finally {
       await context.close();
     }

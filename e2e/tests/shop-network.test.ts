@@ -13,25 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { makeOtherPc, otherPcUnavailable, type OtherPc } from '../support/other-pc.ts';
 import { freePort, repoRoot, startServer, type RunningServer } from '../support/server.ts';
+import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
 const exec = promisify(execFile);
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
 declare const window: { isSecureContext: boolean; showDirectoryPicker?: unknown };
-
-/** 127×89 mm at 300 dpi: a 5寸 print. */
-async function photo(label: string, hue: number): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="1051">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="260" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: 300 }).toBuffer();
-}
 
 const rowOf = (page: Page, name: string): Locator =>
   page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
@@ -53,8 +44,8 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-lan-'));
     await mkdir(join(dir, '门店照片'));
-    await writeFile(join(dir, '门店照片', '1.jpg'), await photo('1', 30));
-    await writeFile(join(dir, '门店照片', '2.jpg'), await photo('2', 200));
+    await writeFile(join(dir, '门店照片', '1.jpg'), await labelledJpeg('1', 30, FIVE_INCH));
+    await writeFile(join(dir, '门店照片', '2.jpg'), await labelledJpeg('2', 200, FIVE_INCH));
     pc = await makeOtherPc();
     // `npm start` listens on every address; this one listens only where the other PC can reach it.
     server = await startServer({ host: pc.hostAddress });

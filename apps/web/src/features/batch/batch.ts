@@ -13,3 +13,19 @@ export function createBatch() {
 }
 
 export type Batch = ReturnType<typeof createBatch>;
+
+/**
+ * One `T` per batch, made on first use and forgotten with the batch: the flows (upload, check) that
+ * work on a batch from outside React.
+ */
+export function perBatch<T>(create: (batch: Batch) => T): (batch: Batch) => T {
+  const made = new WeakMap<Batch, T>();
+  return (batch) => {
+    let value = made.get(batch);
+    if (value === undefined) {
+      value = create(batch);
+      made.set(batch, value);
+    }
+    return value;
+  };
+}

@@ -17,27 +17,18 @@
  * - no entry is made while a check runs: 2,000 works checked at once would flood the list.
  */
 import type { FileCheckRow } from '@portal/contract/api';
-import type { Toning } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
 import { mapPooled } from '../../lib/pool.ts';
-import type { Batch, CheckEntry, WorkComponent, WorkRow } from '../batch/index.ts';
+import { perBatch, type Batch, type CheckEntry, type WorkComponent, type WorkProduct, type WorkRow } from '../batch/index.ts';
 import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
 
 const SUCCESS_LINGER_MS = 1500;
 const CHECKS_AT_ONCE = 4;
 const DETAIL_LINES = 3;
 
-/** The SKU a work is checked against, as the row keeps it. */
-export interface SkuChoice {
-  productId: number;
-  productName: string;
-  propertyConfigId: number;
-  /** The SKU's option text, `相纸:光面;边框:无边框`. */
-  sku: string;
-  toning: Toning;
-  customToning: boolean;
-}
+/** The SKU a work is checked against, as the row keeps it: what choosing a SKU sets on a row. */
+export type SkuChoice = WorkProduct;
 
 export interface CheckNotifier {
   success(text: string): void;
@@ -316,14 +307,5 @@ function createCheckFlow(page: Batch) {
 
 export type CheckFlow = ReturnType<typeof createCheckFlow>;
 
-const flows = new WeakMap<Batch, CheckFlow>();
-
 /** The checks of `page`: checkWorks (选择产品), recheckWorks (重新校验), confirmUse (确认使用) and the rest. */
-export function checkFlowOf(page: Batch): CheckFlow {
-  let flow = flows.get(page);
-  if (!flow) {
-    flow = createCheckFlow(page);
-    flows.set(page, flow);
-  }
-  return flow;
-}
+export const checkFlowOf: (page: Batch) => CheckFlow = perBatch(createCheckFlow);

@@ -19,7 +19,7 @@
 import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
-import { failedFilesOf, workRowOf, type Batch, type NewUploadItem } from '../batch/index.ts';
+import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
 import { parseItem, ParseFailure } from './parse-item.ts';
@@ -273,14 +273,5 @@ function createUploadFlow(page: Batch) {
 
 export type UploadFlow = ReturnType<typeof createUploadFlow>;
 
-const flows = new WeakMap<Batch, UploadFlow>();
-
 /** The upload of `page`: uploadPicked, retryEntry (重试) and parseWithoutFailed. */
-export function uploadFlowOf(page: Batch): UploadFlow {
-  let flow = flows.get(page);
-  if (!flow) {
-    flow = createUploadFlow(page);
-    flows.set(page, flow);
-  }
-  return flow;
-}
+export const uploadFlowOf: (page: Batch) => UploadFlow = perBatch(createUploadFlow);
