@@ -1,5 +1,5 @@
 /**
- * The file check of a work that is one 300-page PDF (POST /api/sales_order/checkFile, decisions §5:
+ * The file check of a work that is one 300-page PDF (POST /api/sales_order/checkFile, ../shared/spec/decisions.md §5:
  * each page measured on its TrimBox, else CropBox, else MediaBox, after /Rotate) on the real server,
  * against pdf-lib's bare page-box loop in this process: `PDFDocument.load(bytes)`, then every page's
  * getTrimBox() (pdf-lib falls back to the CropBox, then the MediaBox, as the check does) and

@@ -1,5 +1,5 @@
 /**
- * The file check of a 300-photo work (POST /api/sales_order/checkFile, decisions §5) on the real
+ * The file check of a 300-photo work (POST /api/sales_order/checkFile, ../shared/spec/decisions.md §5) on the real
  * server, against the bare metadata read of the same 300 files: `sharp(file).metadata()` one after
  * another in this process.
  *

@@ -1,5 +1,5 @@
 /**
- * The upload protocol as the web app speaks it (decisions §3): files cut into LIMITS.chunkSize
+ * The upload protocol as the web app speaks it (../shared/spec/decisions.md §3): files cut into LIMITS.chunkSize
  * pieces, each POSTed to /api/files/updateFile as multipart (the fields, then the part `file`),
  * REQUESTS_AT_ONCE requests in flight, shared by FILES_AT_ONCE files at a time with at most
  * CHUNKS_PER_FILE chunks of each in flight (apps/web/src/features/upload/uploader.ts). The scheduler is shared with the baselines, so that

@@ -1,5 +1,5 @@
 /**
- * Works on the real server, as the web app makes and checks them (decisions §4, §5): a demo SKU
+ * Works on the real server, as the web app makes and checks them (../shared/spec/decisions.md §4, §5): a demo SKU
  * found by its product and SKU numbers, an uploaded item parsed into its works (polling the long
  * task when the server answers with one), and POST /api/sales_order/checkFile.
  */

@@ -1,6 +1,6 @@
 /**
  * The batch order, as a customer places it, in both demo hubs: upload 5寸 photos, choose 5寸照片冲印,
- * trip each of the seven submit checks of product-spec §5 and read its message, resolve duplicate
+ * trip each of the seven submit checks of ../shared/spec/product-spec.md §5 and read its message, resolve duplicate
  * names, set addresses (hub 2), confirm on /payment1, place the order once (a double click and a
  * replay with the same key create nothing new), and find it in /orders. Last, the order table with
  * 2,000 works keeps a screenful of rows in the DOM (window.__portalTest, e2e/support/works-bench.ts).

@@ -24,7 +24,7 @@ declare const getComputedStyle: (el: unknown) => { color: string };
 const workRow = (page: Page, name: string): Locator =>
   page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
 
-/** Columns of decisions §8, after the checkbox: 作品名称 is 1, 页数 is 6, 匹配状态 is 8. */
+/** Columns of ../shared/spec/decisions.md §8, after the checkbox: 作品名称 is 1, 页数 is 6, 匹配状态 is 8. */
 const cell = (row: Locator, column: number): Locator => row.locator('.ant-table-cell').nth(column);
 
 async function footerFigure(page: Page, label: string): Promise<number> {
@@ -121,7 +121,7 @@ describe('upload and parsing', () => {
       const row = workRow(page, name);
       expect(await row.getByRole('spinbutton', { name: '订购数量' }).inputValue()).toBe('1');
       const state = cell(row, 8).getByText('未匹配', { exact: true });
-      // Red: unmatch is shown in red (product-spec §2).
+      // Red: unmatch is shown in red (../shared/spec/product-spec.md §2).
       const colour = await state.evaluate((el) => getComputedStyle(el).color);
       const [r, g, b] = (colour.match(/\d+/g) ?? []).map(Number);
       expect({ colour, red: (r ?? 0) > 150 && (g ?? 255) < 100 && (b ?? 255) < 100 }).toMatchObject({ red: true });

@@ -9,7 +9,7 @@ const zText = z.string().trim().max(200);
 
 export const ErrorAnswer = z.object({ message: z.string(), code: z.string().optional() });
 
-// --- login (decisions §2)
+// --- login (../shared/spec/decisions.md §2)
 export const AuthenticateBody = z.object({
   username: z.string().trim().min(1).max(100),
   password: z.string().min(1).max(200),
@@ -24,7 +24,7 @@ export const Account = z.object({
 });
 export type Account = z.infer<typeof Account>;
 
-// --- hubs, catalogue (product-spec §7)
+// --- hubs, catalogue (../shared/spec/product-spec.md §7)
 export const HubParams = z.object({ customerHubId: zId });
 export const HubLite = z.object({ id: z.number().int(), name: z.string(), batchAddressParsing: z.boolean() });
 export type HubLite = z.infer<typeof HubLite>;
@@ -118,7 +118,7 @@ export const PropertyConfig = z.object({
   toning: Toning,
 });
 export type PropertyConfig = z.infer<typeof PropertyConfig>;
-/** What a product's price counts (decisions §6): prints (pages × copies), copies (with extra pages) or m². */
+/** What a product's price counts (../shared/spec/decisions.md §6): prints (pages × copies), copies (with extra pages) or m². */
 export const PriceBasis = z.enum(['print', 'copy', 'area']);
 export type PriceBasis = z.infer<typeof PriceBasis>;
 export const ProductDetails = ProductSummary.extend({
@@ -178,7 +178,7 @@ export type Region = z.infer<typeof Region>;
 export const CitiesQuery = z.object({ provinceId: zId });
 export const DistrictsQuery = z.object({ cityId: zId });
 
-// --- upload, parse and long tasks (decisions §3, §4)
+// --- upload, parse and long tasks (../shared/spec/decisions.md §3, §4)
 /** What the server read from an image at upload: pixels after EXIF orientation, and dots per inch. */
 export const ImageInfo = z.object({
   width: z.number(),
@@ -230,7 +230,7 @@ export const ParsedWork = z.object({
   pageCount: z.number().int(), quantity: z.literal(1), state: WorkState.extract(['unmatch']),
 });
 export type ParsedWork = z.infer<typeof ParsedWork>;
-/** A file inside a folder or zip that is not a work's file, and why (decisions §4). */
+/** A file inside a folder or zip that is not a work's file, and why (../shared/spec/decisions.md §4). */
 export const UnsupportedFile = z.object({ fileName: z.string(), filePath: z.string(), reason: z.string() });
 export type UnsupportedFile = z.infer<typeof UnsupportedFile>;
 export const ParseResult = z.object({ works: z.array(ParsedWork), unsupported: z.array(UnsupportedFile) });
@@ -251,7 +251,7 @@ export type LongTask = z.infer<typeof LongTask>;
 export const LongTaskAnswer = z.object({ state: z.literal(200), message: LongTask });
 export type LongTaskAnswer = z.infer<typeof LongTaskAnswer>;
 
-// --- the file check, crop and sort (product-spec §7, decisions §5)
+// --- the file check, crop and sort (../shared/spec/product-spec.md §7, ../shared/spec/decisions.md §5)
 export const CheckFileBody = z.object({
   propertyConfigId: zId,
   productId: zId,
@@ -328,7 +328,7 @@ export const SortWorkFilesAnswer = z.object({
 });
 export type SortWorkFilesAnswer = z.infer<typeof SortWorkFilesAnswer>;
 
-// --- orders (decisions §7)
+// --- orders (../shared/spec/decisions.md §7)
 export const OrderLocation = z.object({
   contact: z.string().trim().max(50),
   phone: z.string().trim().max(30),

@@ -18,7 +18,7 @@ export type Toning = z.infer<typeof Toning>;
 export const ErrorType = z.enum(['mm', 'percent']);
 export type ErrorType = z.infer<typeof ErrorType>;
 
-/** Business constants of product-spec §9. */
+/** Business constants of ../shared/spec/product-spec.md §9. */
 export const LIMITS = {
   chunkSize: 2048000,
   chunkRetries: 3,

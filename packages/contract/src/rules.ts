@@ -2,7 +2,7 @@
 
 export const MM_PER_INCH = 25.4;
 
-/** Millimetres of a pixel length at a density (product-spec §9: mm ↔ px uses DPI / 25.4). */
+/** Millimetres of a pixel length at a density (../shared/spec/product-spec.md §9: mm ↔ px uses DPI / 25.4). */
 export const pxToMm = (px: number, dpi: number) => (px / dpi) * MM_PER_INCH;
 export const mmToPx = (mm: number, dpi: number) => (mm * dpi) / MM_PER_INCH;
 
@@ -32,7 +32,7 @@ export function orientationFit(
 
 export const toleranceText = (t: Tolerance) => (t.errorType === 'percent' ? `±${t.error}%` : `±${t.error}mm`);
 
-/** Orientation codes of the crop dialog (product-spec §9) to degrees. */
+/** Orientation codes of the crop dialog (../shared/spec/product-spec.md §9) to degrees. */
 export const ORIENTATION_DEGREES: Record<number, 0 | 90 | 180 | 270> = { 1: 0, 6: 90, 3: 180, 8: 270 };
 
 /**

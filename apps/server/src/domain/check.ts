@@ -1,7 +1,7 @@
 import { MSG, orientationFit, pxToMm, toleranceText, type Tolerance } from '@portal/contract';
 
 /**
- * The file check of decisions §5, as a pure function over measured files: which component each file
+ * The file check of ../shared/spec/decisions.md §5, as a pure function over measured files: which component each file
  * belongs to, whether its size fits, its resolution, and the work's page count.
  */
 
@@ -95,7 +95,7 @@ export type PageSplit = { ok: true; components: string[] } | { ok: false; reason
 const fixedCount = (p: PageSpec | null | undefined) => (p && p.min !== null && p.min === p.max ? p.min : null);
 
 /**
- * The pages of one PDF given to a product's components by the catalogue's page counts (decisions §5):
+ * The pages of one PDF given to a product's components by the catalogue's page counts (../shared/spec/decisions.md §5):
  * - a component whose count is fixed takes that many; the one component whose count is not fixed
  *   takes the rest (at least one page; the work's page limits judge the total, as for any work);
  * - when no component states a count (a card's 正面 and 背面) each takes one page, in order; a

@@ -1,5 +1,5 @@
 /**
- * The price of a work, by what its product's price counts (decisions §6):
+ * The price of a work, by what its product's price counts (../shared/spec/decisions.md §6):
  * - `print`: every file or PDF page is a print; prints = the work's pages × copies;
  * - `copy`: a copy holds the product's base pageCount; each page above it (addPageNum) is priced by the
  *   extra-page line, per copy;

@@ -1,7 +1,7 @@
 import { MSG } from '@portal/contract';
 
 /**
- * Parsing rules of decisions §4: how uploaded items become works. Pure: it sees paths and the metadata
+ * Parsing rules of ../shared/spec/decisions.md §4: how uploaded items become works. Pure: it sees paths and the metadata
  * read at upload, never the disk.
  */
 

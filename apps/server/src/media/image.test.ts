@@ -67,7 +67,7 @@ describe('readImageMeta against MANIFEST', () => {
     });
   }
 
-  it('reports the densities decisions §3 needs (table of the report)', async () => {
+  it('reports the densities ../shared/spec/decisions.md §3 needs (table of the report)', async () => {
     const dpi = async (f: string) => {
       const m = await readImageMeta(corpusPath(f));
       return [m.dpi, m.dpiStated, m.dpiSource];

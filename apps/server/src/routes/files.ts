@@ -41,7 +41,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
   app.post('/files/updateFile', {
     schema: {
       tags,
-      description: 'One chunk of a file (multipart: the fields of decisions §3, then the part `file`). simple-uploader.js names are accepted too. Refusals answer 4xx {state: 400, message: {status: 400, error}}.',
+      description: 'One chunk of a file (multipart: the fields of ../shared/spec/decisions.md §3, then the part `file`). simple-uploader.js names are accepted too. Refusals answer 4xx {state: 400, message: {status: 400, error}}.',
       consumes: ['multipart/form-data'],
       response: { 200: ChunkAnswer },
     },

@@ -21,7 +21,7 @@ const pricingOut = (p: DomainPricing | StoredPricing): Pricing => ({
   extraPages: p.extraPages, extraPagePrice: p.extraPagePrice === null ? null : Number(p.extraPagePrice), amount: Number(p.amount), text: p.text,
 });
 
-/** The address checks of product-spec §5, in its order, with its messages. */
+/** The address checks of ../shared/spec/product-spec.md §5, in its order, with its messages. */
 function checkLocation(name: string, l: OrderLocation | undefined) {
   if (!l?.contact?.trim()) throw refuse(MSG.emptyRecipient(name), 'bad-address');
   if (!l.phone?.trim()) throw refuse(MSG.emptyPhone(name), 'bad-address');
@@ -102,7 +102,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
       if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品填写收货地址（Partial）' : '该客户统一收货（Unified），不能分别填写地址');
 
-      // The checks of product-spec §5 in its order, for the first work that fails each.
+      // The checks of ../shared/spec/product-spec.md §5 in its order, for the first work that fails each.
       for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);
       for (const w of body.works) if (!(w.quantity >= 1)) throw refuse(`${w.articleName}：${MSG.quantityBelowOne}`);
       let unified: OrderLocation | undefined;

@@ -2,7 +2,7 @@ import type { TaskRunner } from '../jobs/runner.ts';
 import { notFound } from '../errors.ts';
 import type { ParseResult } from './parse.ts';
 
-/** The long-task answers of decisions §4: a queued task reads as running; another hub's task is not found. */
+/** The long-task answers of ../shared/spec/decisions.md §4: a queued task reads as running; another hub's task is not found. */
 export function createTaskService(runner: TaskRunner) {
   return {
     async status(hubId: number, taskId: string) {

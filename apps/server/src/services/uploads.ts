@@ -26,12 +26,12 @@ export type ChunkFields = {
   /**
    * Bytes of every chunk but the last, which holds the rest: the `chunkSize` field when the client
    * sends it (simple-uploader.js does; with its forceChunkSize off the last chunk may reach twice
-   * this), else decisions §3's LIMITS.chunkSize (our web client). Chunk i starts at (i-1)·chunkSize.
+   * this), else ../shared/spec/decisions.md §3's LIMITS.chunkSize (our web client). Chunk i starts at (i-1)·chunkSize.
    */
   chunkSize: number;
 };
 
-/** The refusal shape of decisions §3: a 4xx with {state: 400, message: {status: 400, error}}. */
+/** The refusal shape of ../shared/spec/decisions.md §3: a 4xx with {state: 400, message: {status: 400, error}}. */
 export const uploadRefusal = (error: string, status = 400, code = 'upload-refused') =>
   new AppError(status, code, error, { state: 400, message: { status: 400, error } });
 
@@ -102,7 +102,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
    */
   const uploadKey = (f: Pick<ChunkFields, 'folderId' | 'size' | 'chunkTotal' | 'filePath'>) =>
     createHash('sha256').update(`${f.folderId}\n${f.size}\n${f.chunkTotal}\n${f.filePath}`).digest('hex').slice(0, 32);
-  /** An upload is known by its batch and relative path (decisions §3). */
+  /** An upload is known by its batch and relative path (../shared/spec/decisions.md §3). */
   const identity = (hubId: number, f: Pick<ChunkFields, 'folderId' | 'filePath'>) =>
     and(eq(uploads.hubId, hubId), eq(uploads.folderId, f.folderId), eq(uploads.filePath, f.filePath));
   const sameFile = sql`${uploads.size} = excluded.size and ${uploads.chunkTotal} = excluded.chunk_total`;

@@ -19,7 +19,7 @@ type Line = { uuid: string; amount: number | null; unitPrice: number | null; add
 type Placed = { orders: Array<{ salesOrderNumber: string; articleName: string; amount: number; basisText: string }>; totalAmount: number };
 
 /**
- * Issue #17 item 1: a work is priced by what its product counts (decisions §6), on the demo catalogue:
+ * Issue #17 item 1: a work is priced by what its product counts (../shared/spec/decisions.md §6), on the demo catalogue:
  * photos per print, brochures and cards per copy (with extra pages), KT boards per m²; quantity breaks at
  * the counted units; the quote, the placed order and the order list carry the basis text.
  */

@@ -3,7 +3,7 @@ import { customerHubs } from './hubs.ts';
 import type { StoredFileMeta } from '@portal/contract';
 
 /**
- * One file being uploaded in chunks, known by its batch and relative path (decisions §3; `identifier`
+ * One file being uploaded in chunks, known by its batch and relative path (../shared/spec/decisions.md §3; `identifier`
  * is only the client's label). Its chunks' bytes wait on disk until every one is there; the row counts
  * the chunks recorded (one row each in upload_chunks) so any process can tell when the file is
  * complete, at the same cost for the 6,000th chunk as for the first (and a restart loses nothing).

@@ -99,7 +99,7 @@ const productSchema = z.strictObject({
   categoryKey: text,
   image,
   /**
-   * What the price counts (decisions §6): "print" (photos, posters: each file or page is a print; prints =
+   * What the price counts (../shared/spec/decisions.md §6): "print" (photos, posters: each file or page is a print; prints =
    * pages × copies), "copy" (brochures, cards, flyers: a copy holds pageCount pages; each page above it is
    * priced by the price's extraPage) or "area" (m² of the files × copies). Required: a wrong guess loses money.
    */

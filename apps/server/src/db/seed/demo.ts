@@ -22,7 +22,7 @@ type DemoHub = {
   address: { contact: string; phone: string; province: string; city: string; district: string; address: string };
 };
 
-/** The two demo hubs of decisions.md §1; their names are the ones the demo catalogue prices. */
+/** The two demo hubs of ../shared/spec/decisions.md §1; their names are the ones the demo catalogue prices. */
 export const DEMO_HUBS: readonly DemoHub[] = [
   {
     id: 1, name: '演示门店客户', batchAddressParsing: false, customer: '演示客户', login: 'demo', password: 'demo',

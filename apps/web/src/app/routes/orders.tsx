@@ -1,7 +1,7 @@
 import { Card, Flex, Typography } from 'antd';
 import { OrdersTable } from '../../features/orders/index.ts';
 
-/** The hub's orders, newest first (decisions §7). */
+/** The hub's orders, newest first (../shared/spec/decisions.md §7). */
 export function OrdersRoute() {
   return (
     <Flex vertical gap={16}>

@@ -7,7 +7,7 @@ import { usePlaceBatchOrder, type PlacedBatch, OrderConfirm, OrderPlaced, batchB
 import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.ts';
 
 /**
- * Order confirmation (decisions §7): reads the batch draft, shows the server's quote and places the
+ * Order confirmation (../shared/spec/decisions.md §7): reads the batch draft, shows the server's quote and places the
  * order with the draft's idempotency key. Once placed, the draft and the batch page's rows are
  * cleared: those works are ordered.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure helpers for an order location (product-spec §3: contact, phone, province, city, district,
+ * Pure helpers for an order location (../shared/spec/product-spec.md §3: contact, phone, province, city, district,
  * address, quantity, addressId) as the rows of the order table keep it.
  */
 import type { CustomerLocation, OrderLocation } from '@portal/contract/api';
@@ -19,7 +19,7 @@ const blank = (s: string | undefined | null) => !s || !s.trim();
 export const isBadPhone = (phone: string | undefined | null) => !blank(phone) && !isPhoneNumber(phone ?? '');
 
 /**
- * The address problem of product-spec §5 rule 7 for a work named `name`, in its order (recipient,
+ * The address problem of ../shared/spec/product-spec.md §5 rule 7 for a work named `name`, in its order (recipient,
  * phone, the phone's format, then province/city/district/address), or null when the location is complete.
  */
 export function locationProblem(location: OrderLocation | undefined, name: string): string | null {

@@ -1,5 +1,5 @@
 /**
- * The file-check entries of the file preview area (product-spec §3 "File check entry", §4 statuses).
+ * The file-check entries of the file preview area (../shared/spec/product-spec.md §3 "File check entry", §4 statuses).
  * The upload adds one entry per top-level item (start → success, or failure when the upload or
  * the parse fails); the file check adds entries for works (error, dpiAbnormal) with `workUuid`
  * and the check's answer in `messageDetail`.
@@ -27,7 +27,7 @@ export interface CheckEntry {
   status: CheckEntryStatus;
   /** The customer-facing text: the failure, the check error, or a success note. */
   message?: string;
-  /** The file check's answer (message wrapper of product-spec §3), for the detail dialog. */
+  /** The file check's answer (message wrapper of ../shared/spec/product-spec.md §3), for the detail dialog. */
   messageDetail?: unknown;
   /** Set by the file check: the row of the order table this entry is about. */
   workUuid?: string;
@@ -112,7 +112,7 @@ export const isProblemStatus = (status: CheckEntryStatus): boolean =>
 /** The entries the customer may delete: every one not in `start`. */
 export const removableIds = (s: CheckEntriesState): string[] => s.ids.filter((id) => s.byId[id]?.status !== 'start');
 
-/** product-spec §5 rule 1: entries still to be dealt with block the order (a success leaves by itself). */
+/** ../shared/spec/product-spec.md §5 rule 1: entries still to be dealt with block the order (a success leaves by itself). */
 export const selectHasPendingEntries = (s: CheckEntriesState): boolean => s.ids.some((id) => s.byId[id]?.status !== 'success');
 
 export const selectHasProblems = (s: CheckEntriesState): boolean =>

@@ -215,7 +215,7 @@ export type UploadsCommands = ReturnType<typeof createUploads>;
 
 // --- selectors
 
-/** True while any file is queued or being sent (product-spec §5: 文件上传中 blocks the order). */
+/** True while any file is queued or being sent (../shared/spec/product-spec.md §5: 文件上传中 blocks the order). */
 export const selectIsUploading = (s: UploadState): boolean =>
   s.overall.filesTotal - s.overall.filesDone - s.overall.filesFailed > 0;
 

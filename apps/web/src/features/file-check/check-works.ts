@@ -1,5 +1,5 @@
 /**
- * The file check of works against a chosen SKU (product-spec §4 work state, §7 checkFile), outside
+ * The file check of works against a chosen SKU (../shared/spec/product-spec.md §4 work state, §7 checkFile), outside
  * React: it writes the rows of the order table and the file-check entries of the page's batch
  * (features/batch); one check flow per batch (checkFlowOf).
  *
@@ -259,7 +259,7 @@ function createCheckFlow(page: Batch) {
     }));
   }
 
-  // Deleting an entry in error reverts its work (product-spec §4).
+  // Deleting an entry in error reverts its work (../shared/spec/product-spec.md §4).
   onCheckEntriesRemoved((removed) => {
     const reverted: string[] = [];
     for (const entry of removed) {

@@ -1,5 +1,5 @@
 /**
- * The batch draft (product-spec §2 route, §3 "Batch draft"; decisions §7): what 批量下单 hands to
+ * The batch draft (../shared/spec/product-spec.md §2 route, §3 "Batch draft"; ../shared/spec/decisions.md §7): what 批量下单 hands to
  * /payment1, kept in localStorage under `batchUploadOrderDraft` so a reload of /payment1 keeps it
  * and 返回修改 can bring the rows back.
  *

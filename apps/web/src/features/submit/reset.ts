@@ -1,5 +1,5 @@
 /**
- * 重置 (product-spec §2): the page starts again. Rows go first, so the file check forgets their
+ * 重置 (../shared/spec/product-spec.md §2): the page starts again. Rows go first, so the file check forgets their
  * entries quietly (no "choose the product again" warnings); removing the upload entries then
  * cancels what is still being sent or parsed (the upload feature's removal listener), and the
  * upload store forgets the rest.

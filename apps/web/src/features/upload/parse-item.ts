@@ -1,5 +1,5 @@
 /**
- * Parses one uploaded item into works (product-spec §4 Parsing, decisions §4).
+ * Parses one uploaded item into works (../shared/spec/product-spec.md §4 Parsing, ../shared/spec/decisions.md §4).
  *
  * Keep in mind:
  * - state 200 carries the works; state 100 carries a long task, polled every LIMITS.taskPollMs

@@ -1,5 +1,5 @@
 /**
- * From a pick or a drop to rows of the order table (product-spec §2 file preview area, §4
+ * From a pick or a drop to rows of the order table (../shared/spec/product-spec.md §2 file preview area, §4
  * Parsing, §5 upload rules). One pick or drop is one batch with its own folderId; its files are
  * grouped by top-level item (a file, or a folder with everything below it), and each item gets a
  * file-check entry.

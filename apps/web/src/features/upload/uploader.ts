@@ -1,5 +1,5 @@
 /**
- * The chunked uploader (product-spec §9, decisions §3): files are cut with `Blob.slice` into
+ * The chunked uploader (../shared/spec/product-spec.md §9, ../shared/spec/decisions.md §3): files are cut with `Blob.slice` into
  * LIMITS.chunkSize pieces and sent to POST /api/files/updateFile; it writes progress to the
  * upload store and tells its owner when a file is settled (done or failed).
  *

@@ -3,7 +3,7 @@ import { MSG } from '@portal/contract/messages';
 import { isApiError, post } from '../../../lib/http.ts';
 
 /**
- * POST /api/customer-locations/byCondition with the conditions of decisions §6: the hub's default
+ * POST /api/customer-locations/byCondition with the conditions of ../shared/spec/decisions.md §6: the hub's default
  * address, newest first; null when the hub has none. `silent`: a failure has its own message
  * (`addressFailureText`).
  */
@@ -24,7 +24,7 @@ export async function getDefaultAddress(customerHubId: number, signal?: AbortSig
   return Array.isArray(data) ? (data[0] ?? null) : null;
 }
 
-/** product-spec §8: the server's message when it sent one, otherwise 客户地址获取失败. */
+/** ../shared/spec/product-spec.md §8: the server's message when it sent one, otherwise 客户地址获取失败. */
 export function addressFailureText(error: unknown): string {
   if (isApiError(error) && error.status > 0) {
     const body = error.body as { message?: unknown } | undefined;

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../lib/http.ts';
 
 /**
- * The region calls of product-spec §7. Regions do not change while the page is open: each list is
+ * The region calls of ../shared/spec/product-spec.md §7. Regions do not change while the page is open: each list is
  * fetched once and shared by every row's selects. Calls are `silent` because their failure has its
  * own message (MSG.regionFetchFailed), shown by the selects.
  */

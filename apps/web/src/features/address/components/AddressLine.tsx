@@ -20,7 +20,7 @@ const label = (text: string) => (
 );
 
 /**
- * The address line of a row when the hub has batchAddressParsing (product-spec §2): 收件人,
+ * The address line of a row when the hub has batchAddressParsing (../shared/spec/product-spec.md §2): 收件人,
  * 联系电话, 省/市/区, 详细地址, with 编辑 and 保存. A saved address may be incomplete; the
  * submit checks name what is missing.
  */

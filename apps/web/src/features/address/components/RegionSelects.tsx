@@ -19,7 +19,7 @@ export interface RegionSelectsProps {
 const idOf = (list: readonly Region[] | undefined, name: string) => (name ? list?.find((r) => r.name === name)?.id : undefined);
 const optionsOf = (list: readonly Region[] | undefined) => (list ?? []).map((r) => ({ value: r.name, label: r.name }));
 
-/** One toast however many selects fail at once (product-spec §8: 数据获取失败，请稍后重试！). */
+/** One toast however many selects fail at once (../shared/spec/product-spec.md §8: 数据获取失败，请稍后重试！). */
 function useFailureToast(failed: boolean) {
   const { message } = App.useApp();
   useEffect(() => {

@@ -7,7 +7,7 @@ import { addressFailureText, getDefaultAddress } from '../api/default-address.ts
 import { locationOfCustomer } from '../location.ts';
 
 /**
- * 统一设置地址 (product-spec §2, §5): fetches the hub's default address afresh (the customer may
+ * 统一设置地址 (../shared/spec/product-spec.md §2, §5): fetches the hub's default address afresh (the customer may
  * have changed it elsewhere) and hands it to `apply`, which decides which rows take it (and closes
  * their open editors, which would show what the rows no longer hold). No default address:
  * 客户没有设置默认地址; a failed fetch: the server's message or 客户地址获取失败.

@@ -42,7 +42,7 @@ export interface CropTarget {
   reason?: string | null;
 }
 
-/** product-spec §5: a file whose width or height is 0 cannot be cropped. The text to show, or null. */
+/** ../shared/spec/product-spec.md §5: a file whose width or height is 0 cannot be cropped. The text to show, or null. */
 export function cropRefusal(target: Pick<CropTarget, 'width' | 'height' | 'reason'>): string | null {
   if (target.width > 0 && target.height > 0) return null;
   return target.reason || MSG.fileBroken;

@@ -1,5 +1,5 @@
 /**
- * The geometry of the crop dialog (product-spec §9). The rectangle is kept in pixels of the image
+ * The geometry of the crop dialog (../shared/spec/product-spec.md §9). The rectangle is kept in pixels of the image
  * as turned (so zooming never moves it); what is sent is the same rectangle in pixels of the image
  * as displayed at `scale` percent, which is what POST /api/files/cropImg takes. What a rectangle
  * will measure after the crop, and whether that passes, uses the shared print rules of the check.

@@ -405,7 +405,7 @@ export interface FileDetailDialogProps {
 }
 
 /**
- * 文件详情 (product-spec §2): the check of a work file by file, with 添加文件, 重新上传, 调整尺寸 and
+ * 文件详情 (../shared/spec/product-spec.md §2): the check of a work file by file, with 添加文件, 重新上传, 调整尺寸 and
  * 删除. What it shows is the check's answer kept with the work's entry (or row): a change made here
  * is written back there at once, so the page and a reopened dialog agree.
  */

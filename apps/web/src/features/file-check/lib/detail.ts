@@ -1,5 +1,5 @@
 /**
- * The file detail dialog's view of a check answer (product-spec §2 文件详情, §4 "File rows in the
+ * The file detail dialog's view of a check answer (../shared/spec/product-spec.md §2 文件详情, §4 "File rows in the
  * detail dialog"), and the changes a re-upload, a crop or a delete make to it. Pure functions.
  */
 import type { CheckFileAnswer, FileCheckRow } from '@portal/contract/api';

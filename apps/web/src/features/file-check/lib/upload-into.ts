@@ -39,6 +39,6 @@ export function uploadInto(file: Blob, storedPath: string): Promise<ChunkDone> {
 
 export const extensionOf = (path: string) => /\.([^./]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
 
-/** What 重新上传 and 添加文件 take (product-spec §2): .png, .jpg and .jpeg, whatever the stored file is. */
+/** What 重新上传 and 添加文件 take (../shared/spec/product-spec.md §2): .png, .jpg and .jpeg, whatever the stored file is. */
 export const IMAGE_ACCEPT = '.png,.jpg,.jpeg';
 export const isAcceptedImage = (name: string) => ['png', 'jpg', 'jpeg'].includes(extensionOf(name));

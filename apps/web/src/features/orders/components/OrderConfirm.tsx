@@ -39,7 +39,7 @@ export interface OrderConfirmProps {
 }
 
 /**
- * /payment1 before the order (decisions §7): each work of the draft with the server's quote (product,
+ * /payment1 before the order (../shared/spec/decisions.md §7): each work of the draft with the server's quote (product,
  * SKU, pages, unit and line price, and the reason it cannot be ordered, in red), the address, the
  * totals, and 提交订单.
  */

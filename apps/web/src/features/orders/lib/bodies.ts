@@ -1,5 +1,5 @@
 /**
- * The bodies of the quote and order calls, built from the batch draft (decisions §7). Only what the
+ * The bodies of the quote and order calls, built from the batch draft (../shared/spec/decisions.md §7). Only what the
  * server takes is sent: it re-checks and re-prices every work itself.
  */
 import type { BatchOrderBody, OrderLocation, QuoteBody } from '@portal/contract/api';

@@ -20,7 +20,7 @@ import { pathOfPreview, usePreviewImages } from '../../works-table/index.ts';
 import { sortWorkFiles, type SortWorkFilesAnswer } from '../api/sort-work-files.ts';
 import { isPdfWork } from '../lib/pdf.ts';
 
-/** product-spec §9: photo sort animation. */
+/** ../shared/spec/product-spec.md §9: photo sort animation. */
 const ANIMATION_MS = 200;
 const TILE = 132;
 

@@ -12,7 +12,7 @@ export interface SortPhotosButtonProps {
   onRecheck?: (workUuid: string) => void;
 }
 
-/** 排序: shown only when exactly one row is checked and that work is matched (product-spec §2). */
+/** 排序: shown only when exactly one row is checked and that work is matched (../shared/spec/product-spec.md §2). */
 export function SortPhotosButton({ onRecheck }: SortPhotosButtonProps) {
   const { message } = App.useApp();
   const { updateWork } = useBatch();

@@ -6,7 +6,7 @@ import { useAccount } from '../../auth/index.ts';
 /** `amount` is null when the SKU has no price for this customer. */
 export type PriceAnswer = (typeof PriceAnswerSchema)['_zod']['output'];
 
-/** The suggested retail price is the customer's price at quantity 1 (product-spec §9). */
+/** The suggested retail price is the customer's price at quantity 1 (../shared/spec/product-spec.md §9). */
 export const SUGGESTED_PRICE_QUANTITY = 1;
 
 /** GET /api/price-lines/getByPriceTypeAndIdAndPropertyConfigId with entityId = the customer. */

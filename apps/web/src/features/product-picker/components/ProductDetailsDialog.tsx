@@ -157,7 +157,7 @@ function PriceArea({ product, config }: { product: ProductDetails; config: Prope
   else if (price.isPending) content = <Spin size="small" />;
   else if (price.isError || price.data.amount === null) content = <Typography.Text type="secondary">{MSG.priceMissing}</Typography.Text>;
   else {
-    // The price counts what the product's basis says (decisions §6): a print, a copy (pages above the base
+    // The price counts what the product's basis says (../shared/spec/decisions.md §6): a print, a copy (pages above the base
     // have their own price) or a m².
     const { priceUnit, extraPageAmount } = price.data;
     content = (

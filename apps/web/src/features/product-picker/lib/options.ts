@@ -1,5 +1,5 @@
 /**
- * Option selection of product details (product-spec §4 "Option selection"): one value per option
+ * Option selection of product details (../shared/spec/product-spec.md §4 "Option selection"): one value per option
  * item, chosen by toggling; a value is offered only when some SKU holds it together with every
  * value already chosen for the other items, so the customer can never build a SKU that does not
  * exist (the demo's 珠光 + 留白边).
@@ -68,7 +68,7 @@ const range = (min: number | null | undefined, max: number | null | undefined): 
 };
 
 /**
- * The page-count lines (product-spec §9): default, minimum and maximum per configuration when the
+ * The page-count lines (../shared/spec/product-spec.md §9): default, minimum and maximum per configuration when the
  * SKU sets them, else the product's; then per component paper that sets its own limits.
  */
 export function pageCountLines(product: ProductDetails, config: PropertyConfig | undefined): string[] {

@@ -1,4 +1,4 @@
-/** localStorage key of the shop's own default product picture (product-spec §7). */
+/** localStorage key of the shop's own default product picture (../shared/spec/product-spec.md §7). */
 export const DEFAULT_PRODUCT_IMAGE_KEY = 'defaultProductImage';
 
 /** A neutral picture frame, for products without an image when the shop set none of its own. */

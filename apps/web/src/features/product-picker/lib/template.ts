@@ -1,5 +1,5 @@
 /**
- * Template download (product-spec §7): the component's signed templateRelativeUrl is fetched as
+ * Template download (../shared/spec/product-spec.md §7): the component's signed templateRelativeUrl is fetched as
  * it is (the signature stands in for the token) and saved under the template's file name.
  */
 export async function downloadTemplate(url: string, fileName: string): Promise<void> {

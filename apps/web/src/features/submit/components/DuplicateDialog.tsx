@@ -12,7 +12,7 @@ export interface DuplicateDialogProps {
 
 const PAGE_SIZE = 8;
 
-/** 重复文件检测 (product-spec §2 dialogs, §4): each listed row is set to 保留 or 删除. */
+/** 重复文件检测 (../shared/spec/product-spec.md §2 dialogs, §4): each listed row is set to 保留 or 删除. */
 export function DuplicateDialog({ rows, onCancel, onConfirm }: DuplicateDialogProps) {
   const [choices, setChoices] = useState<DuplicateRow[]>(() => (rows ? [...rows] : []));
   // A new list opens the dialog afresh (React's "adjust state when a prop changes" pattern).

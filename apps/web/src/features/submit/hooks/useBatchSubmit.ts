@@ -18,7 +18,7 @@ export interface BatchSubmitOptions {
 const TOAST_KEY = 'batch-submit';
 
 /**
- * 批量下单 (product-spec §5): the seven checks in their order, then the duplicate-name check and,
+ * 批量下单 (../shared/spec/product-spec.md §5): the seven checks in their order, then the duplicate-name check and,
  * when it lists rows, the duplicate dialog; then the draft is saved and /payment1 opens. Everything
  * is read from the stores at the moment of the click, so the page does not re-render for it.
  */

@@ -4,7 +4,7 @@ import { useBatch } from '../../batch/index.ts';
 import { takeDraft } from '../draft.ts';
 
 /**
- * The batch page opening (product-spec §2 route): a saved draft is read back into the order table
+ * The batch page opening (../shared/spec/product-spec.md §2 route): a saved draft is read back into the order table
  * and cleared, so 返回修改 on /payment1 (or the browser's back button) brings the rows back.
  */
 export function useRestoreDraft(customerHubId: number | undefined): void {

@@ -1,7 +1,7 @@
 /**
- * The checks 批量下单 runs before anything is sent (product-spec §5 "Batch order submit, checked in
+ * The checks 批量下单 runs before anything is sent (../shared/spec/product-spec.md §5 "Batch order submit, checked in
  * this order"), as a pure function of the page's state: the first failing check wins, and its
- * message is the spec's, word for word. The server checks again (decisions §7); these only spare
+ * message is the spec's, word for word. The server checks again (../shared/spec/decisions.md §7); these only spare
  * the customer a round trip and name the work to fix.
  */
 import type { OrderLocation } from '@portal/contract/api';

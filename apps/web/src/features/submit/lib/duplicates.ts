@@ -1,5 +1,5 @@
 /**
- * The duplicate dialog's rules (product-spec §4 "Duplicate dialog"): rows whose file name is sent
+ * The duplicate dialog's rules (../shared/spec/product-spec.md §4 "Duplicate dialog"): rows whose file name is sent
  * twice or is already in an order of the hub are listed and start unresolved; each must be set to
  * retain or delete. Rows not listed are retained. Confirming keeps the retained rows.
  */

@@ -1,7 +1,7 @@
 import { ApiError, postFormWithProgress } from '../../../lib/http.ts';
 import type { ChunkAnswer } from '@portal/contract/api';
 
-/** The fields of one chunk (decisions §3), sent in this order before the part `file`. */
+/** The fields of one chunk (../shared/spec/decisions.md §3), sent in this order before the part `file`. */
 export interface ChunkFields {
   identifier: string;
   /** 1-based. */

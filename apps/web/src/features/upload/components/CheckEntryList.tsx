@@ -206,7 +206,7 @@ export interface CheckEntryListProps {
   renderActions?: EntryActionsRenderer;
 }
 
-/** The file-check entries (product-spec §3, §4), virtualised: a pick of 2,000 photos is 2,000 entries. */
+/** The file-check entries (../shared/spec/product-spec.md §3, §4), virtualised: a pick of 2,000 photos is 2,000 entries. */
 export function CheckEntryList({ renderActions }: CheckEntryListProps) {
   // Deferred: the list's first appearance (antd's Progress, Tag and their styles) renders in a
   // background pass, not in the task that lists a pick of thousands of files.

@@ -16,7 +16,7 @@ export interface UploadAreaProps {
 }
 
 /**
- * The file preview area of the batch upload order page (product-spec §2): the upload button and
+ * The file preview area of the batch upload order page (../shared/spec/product-spec.md §2): the upload button and
  * drop zone, the overall progress, the file-check entries and the files the parse did not know.
  * It holds no upload state itself: everything is in the page's batch (features/batch).
  */

@@ -1,6 +1,6 @@
 /**
- * What happens to the files a customer picks or drops, before any byte is sent (product-spec §5
- * upload rules, decisions §4 ignored files). Pure functions: no DOM beyond the File objects.
+ * What happens to the files a customer picks or drops, before any byte is sent (../shared/spec/product-spec.md §5
+ * upload rules, ../shared/spec/decisions.md §4 ignored files). Pure functions: no DOM beyond the File objects.
  */
 import { LIMITS } from '@portal/contract/enums';
 import { SLICE_MS, yieldToMain } from '../../../lib/yield.ts';

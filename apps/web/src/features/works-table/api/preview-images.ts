@@ -11,7 +11,7 @@ export interface PreviewImage {
 /**
  * GET /api/sales_order/getPreviewImg: one image per picture and per PDF page of a work. The
  * time parameter `t` keeps a browser or proxy cache from answering with an older list
- * (product-spec §7: the preview is fetched with a time parameter).
+ * (../shared/spec/product-spec.md §7: the preview is fetched with a time parameter).
  */
 export async function getPreviewImages(filePath: string, signal?: AbortSignal): Promise<PreviewImage[]> {
   const { data } = await get<PreviewImage[]>('/api/sales_order/getPreviewImg', {

@@ -21,7 +21,7 @@ function Figure({ label, value, testId }: { label: string; value: number; testId
   );
 }
 
-/** The totals of product-spec §2 and the page's last two buttons: 重置 (confirmed first) and 批量下单. */
+/** The totals of ../shared/spec/product-spec.md §2 and the page's last two buttons: 重置 (confirmed first) and 批量下单. */
 export function WorksFooter({ totals, canReset, canSubmit, submitting = false, onReset, onSubmit }: WorksFooterProps) {
   return (
     <Flex align="center" justify="space-between" wrap gap={16}>

@@ -35,7 +35,7 @@ export interface WorksTableProps {
 const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r) => r.uuid);
 
 /**
- * The order table (product-spec §2, decisions §8): the columns and their order, virtualised
+ * The order table (../shared/spec/product-spec.md §2, ../shared/spec/decisions.md §8): the columns and their order, virtualised
  * (antd's `virtual`, a fixed body height) so 2,000 works scroll like 20. The table re-renders when
  * rows are added, removed, reordered or selected; each cell subscribes to its own field.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeTotals } from './totals.ts';
 
-describe('the footer totals (product-spec §2)', () => {
+describe('the footer totals (../shared/spec/product-spec.md §2)', () => {
   it('sums quantity × pages, the files and the copies', () => {
     expect(computeTotals([
       { quantity: 2, pageCount: 20, files: ['a.pdf'] },

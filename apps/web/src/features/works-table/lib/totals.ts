@@ -15,7 +15,7 @@ export interface Totals {
   totalCopies: number;
 }
 
-/** product-spec §2: total pages = sum of (quantity × page count); file count; sum of copies. */
+/** ../shared/spec/product-spec.md §2: total pages = sum of (quantity × page count); file count; sum of copies. */
 export function computeTotals(works: readonly TotalsInput[]): Totals {
   let totalPages = 0;
   let totalCopies = 0;
