@@ -1,7 +1,7 @@
 /**
  * What reading a PDF's pages costs at upload (readPdfMeta): wall time and peak RSS, each file in a
  * fresh process so that one file's memory does not hide another's. The corpus PDFs and a 3,000-page
- * PDF made here. Not a benchmark with a goal: a record for docs/decisions.md (how the PDF reader was
+ * PDF made here. Not a benchmark with a goal: a record for docs/decisions.md, PDFs, and bench/HISTORY.md (how the PDF reader was
  * chosen). Run: node --import tsx bench/tools/pdf-meta-cost.ts
  */
 import { execFileSync } from 'node:child_process';

@@ -87,7 +87,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...options.env,
   });
 
-  // As `npm start` runs it (package.json; docs/decisions.md, Measured, says why the flag).
+  // As `npm start` runs it (package.json; docs/decisions.md, Stack, says why tsx).
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repoRoot,
     env,

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
  * Why: PGlite is PostgreSQL compiled to WebAssembly. In the server's thread every statement's parse,
  * plan and execution, and the garbage of its glue, ran on the event loop: measured on a 500 MB
  * upload, 0.4 s of the main thread's 0.96 s per batch, against 0.55 s on PostgreSQL, and the
- * catalogue picker's p50 (docs/decisions.md, Measured). On its own thread the engine runs beside
+ * catalogue picker's p50 (docs/decisions.md, Stack; bench/HISTORY.md). On its own thread the engine runs beside
  * the HTTP work, and a long statement no longer stalls every other request.
  *
  * Keep in mind:
