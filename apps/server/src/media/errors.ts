@@ -40,6 +40,21 @@ export class MediaError extends Error {
   }
 }
 
+/**
+ * The most pixels an image may have: sharp's own default (`limitInputPixels`, 0x3FFF × 0x3FFF), which
+ * every server read of an image keeps. A bigger image is refused with its size and this limit: a
+ * smaller copy of it can be uploaded (issue #19 item 6: a valid 900-megapixel PNG was called damaged).
+ */
+export const IMAGE_PIXEL_LIMIT = 268_402_689;
+
+/** The refusal of an image over IMAGE_PIXEL_LIMIT, when sharp says so (its message names the pixel limit). */
+export function tooManyPixels(e: unknown, size?: { width: number; height: number }): MediaError | undefined {
+  if (!(e instanceof Error) || !/pixel limit/i.test(e.message)) return undefined;
+  const px = (n: number) => `${(n / 1e8).toFixed(2)}亿`;
+  const what = size ? `（${size.width}×${size.height}，共${px(size.width * size.height)}像素）` : '';
+  return new MediaError('too-large', `图片像素过多${what}，超过上限${px(IMAGE_PIXEL_LIMIT)}像素，请缩小后重新上传`, { cause: e });
+}
+
 export function isMediaError(e: unknown): e is MediaError {
   return e instanceof MediaError;
 }

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import sharp, { type Metadata } from './sharp.ts';
-import { MediaError } from './errors.ts';
+import { MediaError, tooManyPixels } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
 
 export interface ImageMeta {
@@ -282,6 +282,20 @@ function damaged(cause: unknown): MediaError {
  * already read the file's first IMAGE_HEAD_BYTES bytes (fewer only when that is the whole file)
  * passes them as `head`.
  */
+/** Width and height from the header sharp refused: a PNG's IHDR, or a JPEG's first frame header (SOFn). */
+function headerSize(head: Buffer, format: 'jpeg' | 'png'): { width: number; height: number } | undefined {
+  if (format === 'png') return head.length >= 24 ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) } : undefined;
+  for (let i = 2; i + 9 < head.length; ) {
+    if (head[i] !== 0xff) return undefined;
+    const marker = head[i + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { width: head.readUInt16BE(i + 7), height: head.readUInt16BE(i + 5) };
+    }
+    i += 2 + head.readUInt16BE(i + 2);
+  }
+  return undefined;
+}
+
 export async function readImageMeta(filePath: string, options: { head?: Buffer } = {}): Promise<ImageMeta> {
   const src = new Source(filePath, options.head ?? (await readHead(filePath, IMAGE_HEAD_BYTES)));
   let meta: Metadata;
@@ -296,7 +310,7 @@ export async function readImageMeta(filePath: string, options: { head?: Buffer }
     try {
       meta = await sharp(src.whole || found.headerInHead ? src.head : filePath).metadata();
     } catch (e) {
-      throw damaged(e);
+      throw tooManyPixels(e, headerSize(src.head, format)) ?? damaged(e);
     }
   } finally {
     await src.close();
@@ -339,9 +353,6 @@ export async function verifyImageDecodes(filePath: string): Promise<void> {
       .raw()
       .toBuffer();
   } catch (e) {
-    if (e instanceof Error && /pixel limit/i.test(e.message)) {
-      throw new MediaError('too-large', '图片像素过大，无法处理', { cause: e });
-    }
-    throw damaged(e);
+    throw tooManyPixels(e) ?? damaged(e);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type OutputInfo } from './sharp.ts';
-import { MediaError } from './errors.ts';
+import { MediaError, tooManyPixels } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
 import { readPdfMeta, type PdfMeta } from './pdf.ts';
 import { renderPdfPage } from './pdfjs.ts';
@@ -76,10 +76,7 @@ export async function makeImagePreview(
         .toFile(tmp);
     });
   } catch (e) {
-    if (e instanceof Error && /pixel limit/i.test(e.message)) {
-      throw new MediaError('too-large', '图片像素过大，无法处理', { cause: e });
-    }
-    throw new MediaError('damaged', undefined, { cause: e });
+    throw tooManyPixels(e) ?? new MediaError('damaged', undefined, { cause: e });
   }
   return { width: info?.width ?? 0, height: info?.height ?? 0 };
 }

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { uploads } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { corpusFile, fixtureFile } from '../helpers/corpus.ts';
-import { chunksOf, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
+import { chunksOf, flatGreyPng, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
 
 /** Noise compresses badly, so a PNG of it is several megabytes: several chunks. */
 async function bigPng(width = 1600, height = 1200) {
@@ -254,6 +254,14 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     expect(r.body.message.error).toMatch(message);
     const list = await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(`upload/${folderId}/${filePath}`)}`, { token: demo });
     expect(list.status).toBe(404);
+  });
+
+  it('refuses a valid 900-megapixel PNG by its pixels and the limit, not as damaged (issue #19, item 6)', async () => {
+    const bytes = await flatGreyPng(30_000, 30_000);
+    const folderId = randomUUID();
+    const r = await sendChunk(t, demo, { bytes, filePath: '巨幅.png', folderId, identifier: 'huge', index: 1, total: 1, size: bytes.length });
+    expect(r.status).toBe(400);
+    expect(r.body.message.error).toBe('图片像素过多（30000×30000，共9.00亿像素），超过上限2.68亿像素，请缩小后重新上传：巨幅.png');
   });
 
   it('refuses a chunk over the limit with 413, a size that does not add up, and a bad index', async () => {

@@ -69,3 +69,40 @@ export async function pollTask(t: TestApp, token: string, taskId: string, timeou
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * A valid 8-bit grey PNG of `width` × `height` (one flat colour), made without holding its pixels:
+ * 30000 × 30000 (900 megapixels) is under 1 MB, one chunk.
+ */
+export async function flatGreyPng(width: number, height: number): Promise<Buffer> {
+  const { createDeflate, crc32 } = await import('node:zlib');
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), deflate, no filter method, no interlace
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (d: Buffer) => parts.push(d));
+  const ended = new Promise((resolve) => deflate.on('end', resolve));
+  const row = Buffer.alloc(width + 1, 0x80);
+  row[0] = 0; // filter type None
+  for (let y = 0; y < height; y++) {
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await ended;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.concat(parts)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
