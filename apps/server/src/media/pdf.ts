@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, ParseSpeeds, type PDFObject } from '@cantoo/pdf-lib';
+import type { PDFDict, PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import { MediaError } from './errors.ts';
 import { sniffType } from './magic.ts';
 import { openPdf } from './pdfjs.ts';
@@ -27,17 +27,43 @@ export interface PdfMeta {
 export const MAX_PDF_PAGES = 10_000;
 const MAX_TREE_NODES = 200_000;
 
-const N = {
-  Pages: PDFName.of('Pages'),
-  Kids: PDFName.of('Kids'),
-  Type: PDFName.of('Type'),
-  Page: PDFName.of('Page'),
-  MediaBox: PDFName.of('MediaBox'),
-  CropBox: PDFName.of('CropBox'),
-  TrimBox: PDFName.of('TrimBox'),
-  Rotate: PDFName.of('Rotate'),
-  UserUnit: PDFName.of('UserUnit'),
-} as const;
+type PdfLib = typeof import('@cantoo/pdf-lib');
+
+/**
+ * @cantoo/pdf-lib, loaded with the first PDF: it costs ≈ 32 MB of memory once imported (a bare process
+ * 41 → 73 MB), which a shop that uploads photos never needs (bench/HISTORY.md, the upload's peak RSS).
+ */
+let pdfLib: PdfLib | undefined;
+/** The PDF names the page walk compares with, made by loadPdfLib(). */
+let N: ReturnType<typeof namesOf>;
+
+function namesOf(lib: PdfLib) {
+  const { PDFName } = lib;
+  return {
+    Pages: PDFName.of('Pages'),
+    Kids: PDFName.of('Kids'),
+    Type: PDFName.of('Type'),
+    Page: PDFName.of('Page'),
+    MediaBox: PDFName.of('MediaBox'),
+    CropBox: PDFName.of('CropBox'),
+    TrimBox: PDFName.of('TrimBox'),
+    Rotate: PDFName.of('Rotate'),
+    UserUnit: PDFName.of('UserUnit'),
+  } as const;
+}
+
+async function loadPdfLib(): Promise<void> {
+  if (!pdfLib) {
+    pdfLib = await import('@cantoo/pdf-lib');
+    N = namesOf(pdfLib);
+  }
+}
+
+/** The library, once loadPdfLib() has run (every reader of a page tree awaits it first). */
+function L(): PdfLib {
+  if (!pdfLib) throw new Error('@cantoo/pdf-lib used before loadPdfLib()');
+  return pdfLib;
+}
 
 export function ptToMm(pt: number): number {
   return Math.round((pt / 72) * 25.4 * 10) / 10;
@@ -48,7 +74,7 @@ function damaged(cause?: unknown): MediaError {
 }
 
 function numberOf(obj: PDFObject | undefined): number | undefined {
-  return obj instanceof PDFNumber ? obj.asNumber() : undefined;
+  return obj instanceof L().PDFNumber ? obj.asNumber() : undefined;
 }
 
 /** Wall-clock budget for reading one file; a file that takes longer is refused with 'timeout'. */
@@ -100,8 +126,9 @@ function lastIndexOf(bytes: Buffer, keyword: string): number {
  * ("startxref oops": every object before it is kept).
  */
 async function loadDocument(bytes: Buffer): Promise<PDFDocument> {
+  await loadPdfLib();
   const load = (b: Uint8Array, throwOnInvalidObject: boolean) =>
-    PDFDocument.load(b, { password: '', updateMetadata: false, throwOnInvalidObject, parseSpeed: ParseSpeeds.Fastest });
+    L().PDFDocument.load(b, { password: '', updateMetadata: false, throwOnInvalidObject, parseSpeed: L().ParseSpeeds.Fastest });
   let lastError: unknown;
   for (const attempt of [
     () => load(bytes, true),
@@ -154,9 +181,9 @@ interface Frame {
  */
 function collectPages(doc: PDFDocument): Array<{ page: PDFDict; inherited: Inherited }> {
   const catalog: unknown = doc.catalog;
-  if (!(catalog instanceof PDFDict)) throw damaged();
+  if (!(catalog instanceof L().PDFDict)) throw damaged();
   const root = catalog.lookup(N.Pages);
-  if (!(root instanceof PDFDict)) throw damaged();
+  if (!(root instanceof L().PDFDict)) throw damaged();
 
   const pages: Array<{ page: PDFDict; inherited: Inherited }> = [];
   const stack: Frame[] = [
@@ -172,13 +199,13 @@ function collectPages(doc: PDFDocument): Array<{ page: PDFDict; inherited: Inher
       rotate: node.lookup(N.Rotate) ?? inherited.rotate,
     };
     const kids = node.lookup(N.Kids);
-    if (node.lookup(N.Type) !== N.Page && kids instanceof PDFArray) {
+    if (node.lookup(N.Type) !== N.Page && kids instanceof L().PDFArray) {
       const nextAncestors = new Set(ancestors).add(node);
       // Pushed in reverse so that pages pop off the stack in document order.
       for (let i = kids.size() - 1; i >= 0; i--) {
         const kid = kids.lookup(i);
         // A kid that is missing (a truncated file) would silently drop pages: refuse instead.
-        if (!(kid instanceof PDFDict)) throw damaged();
+        if (!(kid instanceof L().PDFDict)) throw damaged();
         if (!nextAncestors.has(kid)) stack.push({ node: kid, inherited: here, ancestors: nextAncestors });
       }
     } else {
@@ -192,7 +219,7 @@ function collectPages(doc: PDFDocument): Array<{ page: PDFDict; inherited: Inher
 
 /** Normalised [llx, lly, urx, ury]; inverted corners are swapped. Null when unusable. */
 function readBox(obj: PDFObject | undefined): { width: number; height: number } | null {
-  if (!(obj instanceof PDFArray) || obj.size() !== 4) return null;
+  if (!(obj instanceof L().PDFArray) || obj.size() !== 4) return null;
   const v: number[] = [];
   for (let i = 0; i < 4; i++) {
     const n = numberOf(obj.lookup(i));
