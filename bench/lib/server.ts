@@ -1,5 +1,5 @@
 /**
- * The real server for a benchmark: `node --import tsx apps/server/src/server.ts` in a child process
+ * The real server for a benchmark, as `npm start` runs it (`node apps/server/dist/server.mjs`), in a child process
  * (the e2e harness's startServer), on a free port with a fresh DATA_DIR and the demo shop, logged in
  * as demo/demo. Being a child process, its memory can be read from /proc/<pid>.
  */

@@ -1,10 +1,11 @@
 /**
- * Starts the real server (apps/server/src/server.ts) as a child process on a free port with a
- * fresh data directory, the way `npm start` runs it, and waits until /api/health answers 200.
+ * Starts the real server as a child process on a free port with a fresh data directory, the way
+ * `npm start` runs it (the bundle apps/server/dist/server.mjs, made again when its sources are newer),
+ * and waits until /api/health answers 200.
  * The server serves the e2e build of the app (apps/web/dist-e2e: the production build plus the test hook),
  * made by `npm run build`; the e2e config's global setup builds it when the web's sources are newer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,7 +66,17 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+let bundled = false;
+
+/** `scripts/build-server.mjs --if-stale`, once per process: tests and benchmarks run what `npm start` runs. */
+function bundleServer(): void {
+  if (bundled) return;
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
+  bundled = true;
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  bundleServer();
   const port = options.port ?? (await freePort());
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'portal-e2e-')));
@@ -87,8 +98,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...options.env,
   });
 
-  // As `npm start` runs it (package.json; docs/decisions.md, Stack, says why tsx).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // As `npm start` runs it (package.json; docs/decisions.md, Stack, says why a bundle).
+  const child = spawn(process.execPath, ['apps/server/dist/server.mjs'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

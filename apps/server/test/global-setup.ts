@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -30,6 +31,8 @@ function schemaHash(): string {
  * is kept in the temp folder and each test copies it. PostgreSQL gets a template database the same way.
  */
 export default async function setup(project: TestProject) {
+  // The drills start the server as `npm start` runs it (e2e/support/server.ts): its bundle, made once here.
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: path.join(SERVER, '../..'), stdio: 'inherit' });
   const hash = schemaHash();
   const { openDb } = await import('../src/db/client.ts');
   const { seedDemo } = await import('../src/db/seed/demo.ts');

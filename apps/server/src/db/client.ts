@@ -3,15 +3,16 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
+import { serverFile } from '../paths.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services see, whether PGlite or PostgreSQL is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_DIR = serverFile('drizzle');
 
 export type DbHandle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void> };
 

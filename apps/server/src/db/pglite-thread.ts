@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { serverFile } from '../paths.ts';
 
 /**
  * PGlite on its own thread (db/pglite-worker.mjs), with the calls Drizzle's PGlite driver makes:
@@ -36,7 +38,7 @@ export interface PgliteThread {
 
 type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Record<string, unknown> & { name: string; message: string } };
 
-const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+const WORKER_URL = pathToFileURL(serverFile('src/db/pglite-worker.mjs'));
 
 /** The worker's error as an Error of this thread, with the database's fields (code, detail…) on it. */
 function revive(data: Record<string, unknown> & { name: string; message: string }): Error {

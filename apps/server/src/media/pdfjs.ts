@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import { serverFile } from '../paths.ts';
 
 /**
  * pdf.js runs only here, on worker threads (pdfjs.worker.mjs, one file, loaded the same way for every
@@ -31,9 +32,9 @@ function pool(task: Task): Pool {
   let p = pools.get(task);
   if (!p) {
     const piscina = new Piscina({
-      filename: new URL('./pdfjs.worker.mjs', import.meta.url).href,
+      filename: pathToFileURL(serverFile('src/media/pdfjs.worker.mjs')).href,
       name: task,
-      // Without the server's tsx loader (see the worker's head).
+      // Without the server's tsx loader where it has one (tests, dev; see the worker's head).
       execArgv: [],
       minThreads: 0,
       maxThreads: task === 'render' ? RENDER_THREADS : 1,

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { customerHubs, customerLocations, customers, locationProvinces, users } from '../schema/index.ts';
@@ -7,10 +6,11 @@ import { catalogueStoreDirs, formatProblem, importCatalogue, parseCatalogueFile,
 import { lockSeeding } from './lock.ts';
 import { hashPassword } from './passwords.ts';
 import { seedRegions } from './regions.ts';
+import { serverFile } from '../../paths.ts';
 
 /** The committed demo files: templates under assets/templates, pictures under assets/{products,options}. */
-export const ASSETS_DIR = fileURLToPath(new URL('../../../assets/', import.meta.url));
-export const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('./demo-catalogue.json', import.meta.url));
+export const ASSETS_DIR = serverFile('assets/');
+export const DEMO_CATALOGUE_FILE = serverFile('src/db/seed/demo-catalogue.json');
 
 type DemoHub = {
   id: number;
