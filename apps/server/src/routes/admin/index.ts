@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.ts';
+import { adminCatalogueRoutes } from './catalogue.ts';
 import { adminHubRoutes } from './hubs.ts';
+import { adminOrderRoutes } from './orders.ts';
 
 /**
  * The operator console's API, registered under /api/admin. Who may call it is decided in one place,
@@ -8,4 +10,6 @@ import { adminHubRoutes } from './hubs.ts';
  */
 export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   await app.register(adminHubRoutes, { services });
+  await app.register(adminOrderRoutes, { services });
+  await app.register(adminCatalogueRoutes, { services });
 };
