@@ -30,3 +30,5 @@ export const LIMITS = {
   tablePickerDefaultSize: 10,
   mmPerInch: 25.4,
 } as const;
+
+export { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from './order-status.ts';

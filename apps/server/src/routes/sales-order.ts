@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BatchOrderAnswer, BatchOrderBody, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
 import type { Services } from '../services/index.ts';
 
 export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -12,7 +12,7 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       querystring: ParseQuery,
       response: { 200: ParseAnswer },
     },
-  }, async (request) => services.parse.parse(request.user.hubId, request.query.filePath));
+  }, async (request) => services.parse.parse(request.customer.hubId, request.query.filePath));
 
   app.get('/long-time-tasks/:taskId', {
     schema: {
@@ -20,27 +20,32 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       params: z.object({ taskId: z.uuid() }),
       response: { 200: LongTaskAnswer },
     },
-  }, async (request) => services.tasks.status(request.user.hubId, request.params.taskId));
+  }, async (request) => services.tasks.status(request.customer.hubId, request.params.taskId));
 
   app.get('/sales_order/getPreviewImg', {
     schema: { tags, querystring: z.object({ filePath: z.string().min(1).max(1024), t: z.string().max(30).optional() }),
       response: { 200: z.array(z.object({ name: z.string(), relativeUrl: z.string(), url: z.string() })) } },
-  }, async (request) => services.previews.list(request.user.hubId, request.query.filePath));
+  }, async (request) => services.previews.list(request.customer.hubId, request.query.filePath));
 
   app.post('/sales_order/batch', {
     schema: { tags: ['orders'], description: 'Places one sales order per work in one transaction; re-checks and re-prices every work; idempotent by idempotencyKey.', body: BatchOrderBody, response: { 200: BatchOrderAnswer } },
-  }, async (request) => services.orders.placeBatch(request.user, request.body));
+  }, async (request) => services.orders.placeBatch(request.customer, request.body));
 
   app.post('/sales_order/quote', {
     schema: { tags: ['orders'], description: 'What the batch would cost, and why a work cannot be ordered, without ordering.', body: QuoteBody, response: { 200: QuoteAnswer } },
-  }, async (request) => services.orders.quote(request.user, request.body.works));
+  }, async (request) => services.orders.quote(request.customer, request.body.works));
 
   app.get('/sales_order', { schema: { tags: ['orders'], querystring: OrdersQuery, response: { 200: z.array(SalesOrder) } } }, async (request, reply) => {
-    const { items, total } = await services.orders.list(request.user, request.query);
+    const { items, total } = await services.orders.list(request.customer, request.query);
     reply.header('x-total-count', String(total));
     return items;
   });
 
   app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
-    async (request) => services.orders.repeatCheck(request.user, request.body.files));
+    async (request) => services.orders.repeatCheck(request.customer, request.body.files));
+
+  app.post('/sales_order/:salesOrderNumber/cancel', {
+    schema: { tags: ['orders'], description: 'The customer cancels one of the hub\'s orders while it is 待处理; 409 once production started.',
+      params: CancelOrderParams, body: CancelOrderBody, response: { 200: StatusChangeAnswer, 404: ErrorAnswer, 409: ErrorAnswer } },
+  }, async (request) => services.orders.cancel(request.customer, request.params.salesOrderNumber, request.body?.note));
 };

@@ -1,9 +1,10 @@
 import type { SalesOrder } from '@portal/contract/api';
-import { Alert, Flex, List, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Flex, List, Popconfirm, Table, Tag, Timeline, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { addressText } from '../../address/index.ts';
+import { useCancelOrder } from '../api/cancel.ts';
 import { useOrders } from '../api/orders.ts';
 import { moneyText } from '../lib/money.ts';
 
@@ -34,8 +35,77 @@ function Files({ order }: { order: SalesOrder }) {
   );
 }
 
+const STATUS_COLOR: Record<SalesOrder['status'], string> = { pending: 'gold', in_production: 'blue', shipped: 'cyan', completed: 'green', cancelled: 'default' };
+
+/** Where the order has been: every change of status, oldest first, with the tracking number once shipped. */
+function OrderTimeline({ order }: { order: SalesOrder }) {
+  return (
+    <Flex vertical gap={8} style={{ minWidth: 260 }}>
+      <Typography.Text type="secondary">订单进度</Typography.Text>
+      <Timeline
+        items={order.timeline.map((h) => ({
+          children: (
+            <Flex vertical gap={0}>
+              <Typography.Text>{`${h.toText}  ${dayjs(h.at).format('YYYY-MM-DD HH:mm')}`}</Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {[h.from === null ? '下单' : h.by, h.trackingNumber ? `${h.carrier ?? ''} ${h.trackingNumber}` : '', h.note ? `备注：${h.note}` : '']
+                  .filter(Boolean)
+                  .join('，')}
+              </Typography.Text>
+            </Flex>
+          ),
+        }))}
+      />
+    </Flex>
+  );
+}
+
+function CancelButton({ order }: { order: SalesOrder }) {
+  const cancel = useCancelOrder();
+  const { message } = App.useApp();
+  if (order.status !== 'pending') return null;
+  return (
+    <Popconfirm
+      title={`取消订单 ${order.salesOrderNumber}？`}
+      okText="取消订单"
+      cancelText="不取消"
+      onConfirm={() =>
+        cancel.mutateAsync(order.salesOrderNumber).then(
+          () => void message.success('订单已取消'),
+          (e: unknown) => void message.error(errorMessage(e)),
+        )
+      }
+    >
+      <Button size="small" danger loading={cancel.isPending}>
+        取消订单
+      </Button>
+    </Popconfirm>
+  );
+}
+
 const columns: TableColumnsType<SalesOrder> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber', width: 190 },
+  {
+    // The status sits under the number rather than in a column of its own: every column stays in sight.
+    title: '订单号 / 状态',
+    key: 'salesOrderNumber',
+    width: 190,
+    render: (_: unknown, o) => (
+      <Flex vertical gap={4} align="flex-start">
+        <Typography.Text>{o.salesOrderNumber}</Typography.Text>
+        <Flex gap={4} align="center" wrap>
+          <Tag color={STATUS_COLOR[o.status]} data-testid="order-status">
+            {o.statusText}
+          </Tag>
+          <CancelButton order={o} />
+        </Flex>
+        {o.trackingNumber && (
+          <Typography.Text style={{ fontSize: 12 }} data-testid="order-tracking">
+            {`${o.carrier ?? ''} ${o.trackingNumber}`}
+          </Typography.Text>
+        )}
+      </Flex>
+    ),
+  },
   {
     title: '下单时间',
     dataIndex: 'createdAt',
@@ -133,7 +203,16 @@ export function OrdersTable() {
         loading={orders.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
-        expandable={{ expandedRowRender: (o) => <Files order={o} />, rowExpandable: (o) => o.files.length > 0 }}
+        expandable={{
+          expandedRowRender: (o) => (
+            <Flex gap={24} wrap>
+              <OrderTimeline order={o} />
+              <div style={{ flex: 1, minWidth: 260 }}>
+                <Files order={o} />
+              </div>
+            </Flex>
+          ),
+        }}
         pagination={{
           current: page + 1,
           pageSize: size,
