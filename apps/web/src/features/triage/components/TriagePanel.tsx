@@ -168,7 +168,8 @@ export function TriagePanel({ renderActions }: TriagePanelProps) {
   if (groups.length === 0) return null;
   const files = new Set(groups.flatMap((g) => g.files.map((f) => `${f.workUuid}:${f.row.itemPath}:${f.row.page ?? 0}`))).size;
   return (
-    <div ref={ref} style={{ scrollMarginTop: 16 }}>
+    // Below the page's sticky header.
+    <div ref={ref} style={{ scrollMarginTop: 72 }}>
       <Card size="small" title="文件问题汇总" extra={<Typography.Text type="secondary">{`${files}个文件有问题`}</Typography.Text>} data-testid="triage">
         <Flex vertical gap={8}>
           {groups.map((g) => (
