@@ -165,6 +165,12 @@ export function TriagePanel({ renderActions }: TriagePanelProps) {
   useEffect(() => {
     if (reveal > 0) ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }, [reveal]);
+  // A chosen group that has emptied (fixed, deleted) is forgotten: the table shows every work again, and
+  // a later group of the same cause and band does not filter it unasked.
+  const chosenGone = chosenKey !== null && !groups.some((g) => g.key === chosenKey);
+  useEffect(() => {
+    if (chosenGone) chooseTriageGroup(batch, null);
+  }, [batch, chosenGone]);
   if (groups.length === 0) return null;
   const files = new Set(groups.flatMap((g) => g.files.map((f) => `${f.workUuid}:${f.row.itemPath}:${f.row.page ?? 0}`))).size;
   return (
