@@ -141,14 +141,14 @@ export interface TriageGroup {
 
 const rowsOf = (r: NonNullable<TriageWorkInput['checkResult']>) => ('fileCheckResult' in r ? r.fileCheckResult : r.message.fileCheckResult);
 
-const cache = new WeakMap<object, TriageFile[]>();
+const cache = new WeakMap<object, { uuid: string; files: TriageFile[] }>();
 
 /** The issues of one work's last check, one entry per file and issue (remembered per answer object). */
 export function workIssues(work: TriageWorkInput): TriageFile[] {
   const result = work.checkResult;
   if (!result) return [];
   const hit = cache.get(result);
-  if (hit && hit[0]?.workUuid === work.uuid) return hit;
+  if (hit && hit.uuid === work.uuid) return hit.files;
   const out: TriageFile[] = [];
   const rows = rowsOf(result);
   for (const row of rows) for (const issue of fileIssues(row)) out.push({ workUuid: work.uuid, row, issue });
@@ -156,7 +156,7 @@ export function workIssues(work: TriageWorkInput): TriageFile[] {
   if ('message' in result && result.message.pageCountWarning && !out.some((f) => f.issue.cause === '页数不符')) {
     for (const row of rows) out.push({ workUuid: work.uuid, row, issue: { cause: '页数不符', band: null, miss: null } });
   }
-  if (out.length > 0) cache.set(result, out);
+  cache.set(result, { uuid: work.uuid, files: out });
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { triage, type TriageGroup } from '@portal/contract/triage';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useStore } from '../../lib/external-store.ts';
-import { useBatch, useWorks } from '../batch/index.ts';
+import { useBatch, useWorks, type WorksState } from '../batch/index.ts';
 import { triageStateOf } from './state.ts';
 
 /**
@@ -22,8 +22,17 @@ export function useChosenGroup(): TriageGroup | null {
   return key === null ? null : (groups.find((g) => g.key === key) ?? null);
 }
 
-/** The works the order table shows while a group is chosen; null: every work. */
+const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
+  a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/**
+ * The works the order table shows while a group is chosen; null: every work. The page calls it: it
+ * re-renders only when the group's works change, not on every change to a row (nor at all with no group chosen).
+ */
 export function useTriageFilter(): ReadonlySet<string> | null {
-  const group = useChosenGroup();
-  return useMemo(() => (group ? new Set(group.workUuids) : null), [group]);
+  const batch = useBatch();
+  const key = useStore(triageStateOf(batch), (s) => s.chosenKey);
+  const select = useCallback((s: WorksState) => (key === null ? null : (triage(s.rows).find((g) => g.key === key)?.workUuids ?? null)), [key]);
+  const uuids = useWorks(select, sameList);
+  return useMemo(() => (uuids ? new Set(uuids) : null), [uuids]);
 }
