@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
+import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CheckFilesAnswer, CheckFilesBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
@@ -145,4 +145,8 @@ export const fixRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   app.post('/sales_order/checkFile', {
     schema: { tags, description: 'Checks a work against a SKU. A failing check is an answer (HTTP 200, state 400), not an HTTP error.', body: CheckFileBody, response: { 200: CheckFileAnswer } },
   }, async (request) => (await services.check.check(request.customer.hubId, request.body)).answer);
+
+  app.post('/sales_order/checkFiles', {
+    schema: { tags, description: 'Checks up to 100 works against one SKU, in parallel; each result is what checkFile answers for the work, or why it could not be checked.', body: CheckFilesBody, response: { 200: CheckFilesAnswer } },
+  }, async (request) => services.check.checkMany(request.customer.hubId, request.body));
 };

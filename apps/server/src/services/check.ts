@@ -31,6 +31,12 @@ const FILE_GONE = '文件不存在，请重新上传';
 const FILE_CONCURRENCY = 4;
 /** Learnt metas stored per UPDATE: one JSON parameter each, bounded so that a huge work does not make one huge statement. */
 const LEARNT_PER_STATEMENT = 500;
+/**
+ * Works of one checkFiles call checked at once: each already looks at FILE_CONCURRENCY files at a time,
+ * so a few works keep the file system and the database busy without one call taking the whole server
+ * (docs/decisions.md, #20 item 5).
+ */
+const WORKS_AT_ONCE = 4;
 
 /**
  * checkFile: measures a work's files against the chosen SKU's components and stores the outcome with
@@ -156,44 +162,70 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     });
   }
 
+  /** Runs the check; the outcome is stored with the work unless `dryRun` (the order's re-check). */
+  async function check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean; spec?: Awaited<ReturnType<typeof sku>> } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
+    const work = await findWork(hubId, req.filePath, req.workUuid);
+    const { product, config, components: specComponents } = opts.spec ?? await sku(hubId, req.productId, req.propertyConfigId);
+    // The check sets page counts on its components: its own copies when the SKU's are shared by a batch.
+    const components = specComponents.map((c) => ({ ...c }));
+
+    if (components.length > 1 && work.files.length === 1 && kindOf(work.files[0]!.filePath) === 'pdf') {
+      const counts = new Map((await paperPages.execute({ ids: components.map((c) => c.id) })).map((r) => [r.componentId, r]));
+      for (const c of components) {
+        const n = counts.get(c.id);
+        c.pages = n && (n.min !== null || n.max !== null) ? { min: n.min, max: n.max } : null;
+      }
+    }
+    const items = await measure(hubId, work.files);
+    const outcome = checkWork(items, components, {
+      base: product.pageCount,
+      min: config.minPageCount ?? product.minNumberOfPages,
+      max: config.maxPageCount ?? product.maxNumberOfPages,
+      check: req.checkNumberOfPages !== false,
+    });
+    const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
+      ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis } }
+      : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
+    const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
+    if (!opts.dryRun) {
+      await db.update(works).set({
+        // What is kept of the answer (for the operator; no call reads it back: the page keeps the
+        // answer, the order checks again): the verdict, the messages and the rows worth a look (a
+        // failure or a resolution warning), without preview links (signed for an hour). Every
+        // passing row of a 300-page PDF was 75 KB written on every check: on PGlite that update
+        // was a third of the call.
+        productId: req.productId, propertyConfigId: req.propertyConfigId,
+        checkResult: { ...answerWith(outcome.rows.filter((r) => !r.pass || r.resolutionWarning)), rowsChecked: outcome.rows.length },
+        checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
+        state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal',
+      }).where(eq(works.uuid, work.uuid));
+    }
+    return { answer, outcome, work };
+  }
+
   return {
-    /** Runs the check; the outcome is stored with the work unless `dryRun` (the order's re-check). */
-    async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
-      const work = await findWork(hubId, req.filePath, req.workUuid);
-      const { product, config, components } = await sku(hubId, req.productId, req.propertyConfigId);
-      if (components.length > 1 && work.files.length === 1 && kindOf(work.files[0]!.filePath) === 'pdf') {
-        const counts = new Map((await paperPages.execute({ ids: components.map((c) => c.id) })).map((r) => [r.componentId, r]));
-        for (const c of components) {
-          const n = counts.get(c.id);
-          c.pages = n && (n.min !== null || n.max !== null) ? { min: n.min, max: n.max } : null;
+    check,
+
+    /**
+     * checkFiles: many works against one SKU, WORKS_AT_ONCE at a time; each result is what check
+     * answers for the work, or its AppError (a work that is gone) as checkFile's 4xx would say it.
+     * A SKU that cannot be checked against fails the whole call, before any work is read.
+     */
+    async checkMany(hubId: number, req: { propertyConfigId: number; productId: number; checkNumberOfPages?: boolean; works: Array<{ filePath: string; workUuid?: string }> }) {
+      const spec = await sku(hubId, req.productId, req.propertyConfigId);
+      const results = await pLimit(WORKS_AT_ONCE).map(req.works, async (w) => {
+        const base = { filePath: w.filePath, workUuid: w.workUuid ?? null };
+        try {
+          const { answer } = await check(hubId, { ...req, filePath: w.filePath, workUuid: w.workUuid }, { spec });
+          return { ...base, answer };
+        } catch (err) {
+          if (err instanceof AppError && err.status < 500) return { ...base, error: { status: err.status, code: err.code, message: err.message } };
+          throw err;
         }
-      }
-      const items = await measure(hubId, work.files);
-      const outcome = checkWork(items, components, {
-        base: product.pageCount,
-        min: config.minPageCount ?? product.minNumberOfPages,
-        max: config.maxPageCount ?? product.maxNumberOfPages,
-        check: req.checkNumberOfPages !== false,
       });
-      const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
-        ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis } }
-        : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
-      const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
-      if (!opts.dryRun) {
-        await db.update(works).set({
-          // What is kept of the answer (for the operator; no call reads it back: the page keeps the
-          // answer, the order checks again): the verdict, the messages and the rows worth a look (a
-          // failure or a resolution warning), without preview links (signed for an hour). Every
-          // passing row of a 300-page PDF was 75 KB written on every check: on PGlite that update
-          // was a third of the call.
-          productId: req.productId, propertyConfigId: req.propertyConfigId,
-          checkResult: { ...answerWith(outcome.rows.filter((r) => !r.pass || r.resolutionWarning)), rowsChecked: outcome.rows.length },
-          checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
-          state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal',
-        }).where(eq(works.uuid, work.uuid));
-      }
-      return { answer, outcome, work };
+      return { state: 200 as const, message: { results } };
     },
+
 
     /**
      * Persists the order of a work's images; an image left out of fileNames leaves the work (its file

@@ -5,8 +5,9 @@ import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
-import { checkFlowOf, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
+import { checkFlowOf, CheckProgressBar, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
+import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
 import { UploadArea } from '../../features/upload/index.ts';
 import { installTestHook, WorksFooter, WorksTable, computeTotals } from '../../features/works-table/index.ts';
@@ -78,6 +79,9 @@ export function BatchUploadRoute() {
     },
     [updateWorks],
   );
+  // A check of several works ends on the triage (issue #20 item 5).
+  useEffect(() => checkFlowOf(batch).onBatchChecked(() => revealTriage(batch)), [batch]);
+  const onlyUuids = useTriageFilter();
   useEffect(() => {
     // Only the e2e build (and the dev server) holds the test hook: the production build folds this to nothing.
     if (import.meta.env.DEV || import.meta.env.MODE === 'e2e') installTestHook(batch);
@@ -91,6 +95,9 @@ export function BatchUploadRoute() {
         批量上传下单
       </Typography.Title>
       <UploadArea renderEntryActions={renderCheckEntryActions} />
+      <CheckProgressBar />
+      {/* The lead mounts features/bulk-fix's BulkFixActions here: renderActions={(g) => <BulkFixActions files={g.files} works={g.workUuids} />} */}
+      <TriagePanel />
       <Card
         size="small"
         title="订单列表"
@@ -106,7 +113,8 @@ export function BatchUploadRoute() {
         }
         styles={{ body: { padding: 0 } }}
       >
-        <WorksTable renderAddress={batchAddressParsing ? renderAddress : undefined} onReselect={onReselect} />
+        <TriageFilterBar />
+        <WorksTable renderAddress={batchAddressParsing ? renderAddress : undefined} onReselect={onReselect} onlyUuids={onlyUuids} />
       </Card>
       <Card size="small">
         <Footer submitting={submit.checking} onSubmit={() => void submit.submit()} />

@@ -18,13 +18,26 @@
  */
 import type { FileCheckRow } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
-import { isApiError } from '../../lib/http.ts';
+import { createStore, type Store } from '../../lib/external-store.ts';
+import { ApiError, isApiError } from '../../lib/http.ts';
 import { mapPooled } from '../../lib/pool.ts';
 import { perBatch, type Batch, type CheckEntry, type WorkComponent, type WorkProduct, type WorkRow } from '../batch/index.ts';
 import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
+import { checkFiles } from './api/check-files.ts';
 
 const SUCCESS_LINGER_MS = 1500;
 const CHECKS_AT_ONCE = 4;
+/** Works per checkFiles call and calls in flight: docs/decisions.md "#20 item 5" records how they were chosen. */
+const WORKS_PER_CALL = 25;
+const CALLS_AT_ONCE = 2;
+
+/** A check of several works: works answered (or dropped) out of all, of which failed. */
+export interface CheckProgress {
+  running: boolean;
+  done: number;
+  total: number;
+  failed: number;
+}
 const DETAIL_LINES = 3;
 
 /** The SKU a work is checked against, as the row keeps it: what choosing a SKU sets on a row. */
@@ -103,42 +116,42 @@ function createCheckFlow(page: Batch) {
     }
   }
 
+  /** The progress of the running check of several works (one bar, not a toast per work). */
+  const progress: Store<CheckProgress> = createStore<CheckProgress>({ running: false, done: 0, total: 0, failed: 0 });
+  const finishedListeners = new Set<() => void>();
+
   /** The newest check of each work: an older answer arriving late is dropped. */
   const generation = new Map<string, number>();
 
   const rowOf = (uuid: string): WorkRow | undefined => worksStore.getState().rows.find((r) => r.uuid === uuid);
 
-  async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number): Promise<Outcome> {
+  /** Starts a work's check: its SKU is set, and an older answer still on its way will be dropped. */
+  function begin(uuid: string, choice: SkuChoice): { row: WorkRow; mine: number } | null {
     const row = rowOf(uuid);
-    if (!row) return 'stale';
+    if (!row) return null;
     const mine = (generation.get(uuid) ?? 0) + 1;
     generation.set(uuid, mine);
-    const entryId = checkEntryIdOf(uuid);
     setProduct(uuid, choice);
+    return { row, mine };
+  }
+
+  /** The check's answer (or why it could not run) written to the work and its entry. */
+  function settle(uuid: string, row: WorkRow, mine: number, got: { answer: CheckFileAnswer } | { error: unknown }): Outcome {
+    if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
+    const entryId = checkEntryIdOf(uuid);
     // The entry of the work (one per work, replaced by each outcome that needs the customer).
     const put = (patch: Pick<CheckEntry, 'status' | 'message' | 'details' | 'messageDetail'>) =>
       addCheckEntries([{ id: entryId, articleName: row.articleName, fileName: row.fileName, filePath: row.filePath, workUuid: uuid, retry: 'check', ...patch }]);
 
-    let answer: CheckFileAnswer;
-    try {
-      answer = await checkFile({
-        propertyConfigId: choice.propertyConfigId,
-        productId: choice.productId,
-        customerHubId,
-        filePath: row.filePath,
-        makeWay: 'File',
-        checkNumberOfPages: true,
-        workUuid: uuid,
-      });
-    } catch (error) {
-      if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
+    if ('error' in got) {
+      const error = got.error;
       // A 4xx names what is wrong (a work that is gone, a SKU no longer sold); anything else did not answer.
       const text = isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.checkFailedNetwork}：${error.message}` : MSG.checkFailedNetwork;
       updateWork(uuid, { state: 'abnormal', checkResult: null, addPageNum: null, fileArea: null });
       put({ status: 'error', message: text, details: undefined, messageDetail: text });
       return 'failed';
     }
-    if (generation.get(uuid) !== mine || !rowOf(uuid)) return 'stale';
+    const answer = got.answer;
 
     if (answer.state === 200) {
       const m = answer.message;
@@ -186,6 +199,69 @@ function createCheckFlow(page: Batch) {
     return 'abnormal';
   }
 
+  async function checkOne(uuid: string, choice: SkuChoice, customerHubId: number): Promise<Outcome> {
+    const started = begin(uuid, choice);
+    if (!started) return 'stale';
+    let got: { answer: CheckFileAnswer } | { error: unknown };
+    try {
+      got = {
+        answer: await checkFile({
+          propertyConfigId: choice.propertyConfigId,
+          productId: choice.productId,
+          customerHubId,
+          filePath: started.row.filePath,
+          makeWay: 'File',
+          checkNumberOfPages: true,
+          workUuid: uuid,
+        }),
+      };
+    } catch (error) {
+      got = { error };
+    }
+    return settle(uuid, started.row, started.mine, got);
+  }
+
+  /**
+   * Many works against one SKU: calls of WORKS_PER_CALL works to checkFiles (the server checks each
+   * call's works in parallel), CALLS_AT_ONCE calls in flight; the progress counts works as calls answer.
+   * A call that fails as a whole (network, a SKU no longer sold) fails its works as checkFile would.
+   */
+  async function checkMany(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<Outcome[]> {
+    const started = uuids.map((uuid) => ({ uuid, s: begin(uuid, choice) }));
+    const live = started.filter((x): x is { uuid: string; s: { row: WorkRow; mine: number } } => x.s !== null);
+    const calls: (typeof live)[] = [];
+    for (let i = 0; i < live.length; i += WORKS_PER_CALL) calls.push(live.slice(i, i + WORKS_PER_CALL));
+    const outcomes = new Map<string, Outcome>();
+    progress.setState({ running: true, done: 0, total: uuids.length, failed: 0 });
+    progress.setState((p) => ({ ...p, done: uuids.length - live.length }));
+    await mapPooled(calls, CALLS_AT_ONCE, async (call) => {
+      let results: Array<{ answer: CheckFileAnswer } | { error: unknown }>;
+      try {
+        const answer = await checkFiles({
+          propertyConfigId: choice.propertyConfigId,
+          productId: choice.productId,
+          customerHubId,
+          makeWay: 'File',
+          checkNumberOfPages: true,
+          works: call.map((x) => ({ filePath: x.s.row.filePath, workUuid: x.uuid })),
+        });
+        results = answer.message.results.map((r) => ('answer' in r ? { answer: r.answer } : { error: new ApiError(r.error.status, r.error.message, r.error, null, true) }));
+      } catch (error) {
+        results = call.map(() => ({ error }));
+      }
+      let failed = 0;
+      call.forEach((x, i) => {
+        const outcome = settle(x.uuid, x.s.row, x.s.mine, results[i] ?? { error: new Error('no result') });
+        if (outcome === 'abnormal' || outcome === 'failed') failed++;
+        outcomes.set(x.uuid, outcome);
+      });
+      progress.setState((p) => ({ ...p, done: p.done + call.length, failed: p.failed + failed }));
+    }, { taskEach: true });
+    progress.setState((p) => ({ ...p, running: false }));
+    for (const listener of finishedListeners) listener();
+    return uuids.map((uuid) => outcomes.get(uuid) ?? 'stale');
+  }
+
   function summarise(outcomes: readonly Outcome[]) {
     const counted = outcomes.filter((o) => o !== 'stale');
     if (counted.length === 0) return;
@@ -199,10 +275,20 @@ function createCheckFlow(page: Batch) {
     else notifier.error(`${MSG.checkFailedToast}：${bad}个作品未通过，${counted.length - bad}个通过`);
   }
 
-  /** Checks works against one SKU (选择产品 for the checked rows, 重选产品 for one). */
+  /**
+   * Checks works against one SKU (选择产品 for the checked rows, 重选产品 for one): one work by
+   * checkFile, several by checkFiles with one progress bar and one summary toast.
+   */
   async function checkWorks(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<void> {
-    const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => checkOne(uuid, choice, customerHubId));
+    const unique = [...new Set(uuids)];
+    const outcomes = unique.length === 1 ? [await checkOne(unique[0]!, choice, customerHubId)] : await checkMany(unique, choice, customerHubId);
     summarise(outcomes);
+  }
+
+  /** Hear when a check of several works has finished (the page then shows the triage); returns the unsubscribe. */
+  function onBatchChecked(listener: () => void): () => void {
+    finishedListeners.add(listener);
+    return () => finishedListeners.delete(listener);
   }
 
   /** 重新校验: checks works again against the SKU each already has. */
@@ -302,7 +388,7 @@ function createCheckFlow(page: Batch) {
     if (gone.length) removeQuietly(gone);
   });
 
-  return { setCheckNotifier, checkWorks, recheckWorks, recheckWorkQuietly, confirmUse, markWorkChanged, dropWorkEntries };
+  return { progressStore: progress, onBatchChecked, setCheckNotifier, checkWorks, recheckWorks, recheckWorkQuietly, confirmUse, markWorkChanged, dropWorkEntries };
 }
 
 export type CheckFlow = ReturnType<typeof createCheckFlow>;

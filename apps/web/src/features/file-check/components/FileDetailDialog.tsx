@@ -10,6 +10,7 @@ import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../..
 import { sortWorkFiles } from '../../photo-sort/index.ts';
 import { selectWorkByUuid, useBatch, useCheckEntries, useWorks, type WorkRow } from '../../batch/index.ts';
 import { deleteStoredFile } from '../../upload/index.ts';
+import { FitDrawing } from '../../fit-drawing/index.ts';
 import { addFileToWork, canAddFiles, replaceFileInWork, sameFormat } from '../add-file.ts';
 import { checkEntryIdOf, checkFlowOf } from '../check-works.ts';
 import {
@@ -279,6 +280,12 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       key: 'standard',
       width: 170,
       render: (_: unknown, row) => (row.component ? standardSizeText(row) : <Typography.Text type="danger">{MSG.undefinedStandard}</Typography.Text>),
+    },
+    {
+      title: '示意图',
+      key: 'drawing',
+      width: 120,
+      render: (_: unknown, row) => <FitDrawing file={row} standard={row.component} width={100} caption="share" />,
     },
     {
       title: '实际DPI',

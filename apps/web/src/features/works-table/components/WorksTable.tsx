@@ -30,6 +30,8 @@ export interface WorksTableProps {
   onReselect?: (uuid: string) => void;
   /** Height of the scrolling body, px. */
   height?: number;
+  /** Only these works are shown (the triage's chosen group); null or absent: all. */
+  onlyUuids?: ReadonlySet<string> | null;
 }
 
 const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r) => r.uuid);
@@ -39,9 +41,10 @@ const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r)
  * (antd's `virtual`, a fixed body height) so 2,000 works scroll like 20. The table re-renders when
  * rows are added, removed, reordered or selected; each cell subscribes to its own field.
  */
-export function WorksTable({ renderAddress, onReselect, height = 560 }: WorksTableProps) {
+export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids }: WorksTableProps) {
   const { setSelectedWorks, worksStore } = useBatch();
-  const uuids = useWorks(selectUuids, shallowEqual);
+  const allUuids = useWorks(selectUuids, shallowEqual);
+  const uuids = useMemo(() => (onlyUuids ? allUuids.filter((u) => onlyUuids.has(u)) : allUuids), [allUuids, onlyUuids]);
   const selectedKeys = useWorks((s) => s.selectedKeys);
   const [previewing, setPreviewing] = useState<string | undefined>();
   const [renaming, setRenaming] = useState<string | undefined>();
