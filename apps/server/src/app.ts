@@ -18,6 +18,7 @@ import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
+import { bulkFixRoutes } from './routes/bulk-fix.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(fileRoutes, { services, config });
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
+    await api.register(bulkFixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
   }, { prefix: '/api' });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { BulkFixResult } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { createTaskRunner } from '../jobs/runner.ts';
@@ -6,6 +7,7 @@ import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
 import { createAccountService } from './accounts.ts';
 import { createCatalogueService } from './catalogue.ts';
+import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
 import { createFileUrls } from './file-urls.ts';
@@ -19,8 +21,11 @@ import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 
 /** The long tasks of this server, by name. */
-type Jobs = { parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> } };
-const JOB_NAMES = ['parse'] as const satisfies ReadonlyArray<keyof Jobs>;
+type Jobs = {
+  parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> };
+  'bulk-fix': { payload: BulkFixJob; result: BulkFixResult & Record<string, unknown> };
+};
+const JOB_NAMES = ['parse', 'bulk-fix'] as const satisfies ReadonlyArray<keyof Jobs>;
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
@@ -32,11 +37,17 @@ export function createServices(db: Db, config: Config, log: Log) {
   const parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
-  runner.assertComplete();
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
   const check = createCheckService({ db, store, catalogue, previews });
+  const bulkFix = createBulkFixService({
+    db, store, check, previews,
+    enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload),
+    getTask: (hubId, id) => runner.get(hubId, id),
+  });
+  runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
+  runner.assertComplete();
   const orders = createOrderService({ db, check, catalogue, accounts });
   return {
     urls,
@@ -54,6 +65,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     check,
     orders,
     crop: createCropService({ db, store, previews }),
+    bulkFix,
     tasks: createTaskService(runner),
   };
 }

@@ -152,6 +152,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
             toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
             deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
+            // The resolution warnings accepted (批量确认使用) that this order still has, for the operator.
+            resolutionAccepted: q.work.resolutionAccepted?.filter((a) => q.outcome.rows.some((r) => r.resolutionWarning && r.itemPath === a.filePath)) ?? null,
           };
         });
         for (let i = 0; i < rows.length; i += 500) await tx.insert(salesOrders).values(rows.slice(i, i + 500));

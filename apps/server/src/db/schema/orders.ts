@@ -1,4 +1,5 @@
 import { integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, index, uuid } from 'drizzle-orm/pg-core';
+import type { ResolutionAcceptance } from '@portal/contract';
 import { customerHubs, customers } from './hubs.ts';
 
 /** What the amount was made of (domain/pricing.ts's Pricing, decimals as text); null on orders placed before. */
@@ -49,5 +50,7 @@ export const salesOrders = pgTable('sales_orders', {
   customToning: text('custom_toning'),
   deliveryMethod: text('delivery_method', { enum: ['Unified', 'Partial'] }).notNull(),
   orderLocations: jsonb('order_locations').$type<OrderLocation[]>(),
+  /** The resolution warnings the customer accepted for this work (批量确认使用), for the operator; null: none. */
+  resolutionAccepted: jsonb('resolution_accepted').$type<ResolutionAcceptance[]>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('sales_orders_number_uq').on(t.salesOrderNumber), index('sales_orders_hub_idx').on(t.hubId, t.createdAt), index('sales_orders_file_idx').on(t.hubId, t.fileName)]);
