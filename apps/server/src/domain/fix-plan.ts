@@ -55,7 +55,7 @@ export function planFix(kind: FixKind, s: FixSubject): FixPlan {
     return { ok: true, reason: null, pixels: { kind: 'rotate' }, before, after: size(s.heightPx, s.widthPx, s.dpi), cutShare: 0, padShare: 0, stillWarned: row.resolutionWarning };
   }
   // The frame: the component's size, turned to the picture's orientation when the component allows either.
-  const turn = c.autoOrientationDetection && (s.widthPx > s.heightPx) !== (c.width > c.height);
+  const turn = c.autoOrientationDetection && s.widthPx !== s.heightPx && c.width !== c.height && (s.widthPx > s.heightPx) !== (c.width > c.height);
   const fwIn = (turn ? c.height : c.width) / MM_PER_INCH;
   const fhIn = (turn ? c.width : c.height) / MM_PER_INCH;
   const rx = s.widthPx / fwIn;
