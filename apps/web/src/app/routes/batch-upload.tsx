@@ -5,6 +5,7 @@ import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
+import { BulkFixButton, BulkFixHost } from '../../features/bulk-fix/index.ts';
 import { checkFlowOf, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
@@ -100,6 +101,7 @@ export function BatchUploadRoute() {
               <UnifiedAddressButton customerHubId={customerHubId} disabled={!hasWorks} rows={addressRows} apply={applyAddress} />
             )}
             <SortPhotosButton onRecheck={onRecheck} />
+            <BulkFixButton />
             {/* Clickable with nothing checked: it says 请选择订单. */}
             <SelectProductButton />
           </Space>
@@ -113,6 +115,7 @@ export function BatchUploadRoute() {
       </Card>
       <DuplicateDialog {...submit.duplicateDialog} />
       <FileCheckHost />
+      <BulkFixHost />
     </Flex>
   );
 }
