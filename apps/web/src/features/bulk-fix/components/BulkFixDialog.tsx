@@ -77,7 +77,8 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
           else message.warning(`修复完成：${fixed}个文件，${t.result.items.length - fixed}个未修复`);
           return;
         }
-        setPhase({ name: 'running', done: t.progress.done, total: Math.max(t.progress.total, 1) });
+        // Until the task reports its own count (files and works to check again), the files are the count.
+        setPhase({ name: 'running', done: t.progress.done, total: t.progress.total || items.length });
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
     } catch (error) {
@@ -130,7 +131,8 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
           return (
             <Space size={4} wrap>
               <Tag color="green">已修复</Tag>
-              {d.stillWarned && <Tag color="orange">分辨率仍不足</Tag>}
+              {d.kind === 'accept' && <Tag color="blue">已确认使用</Tag>}
+              {d.stillWarned && d.kind !== 'accept' && <Tag color="orange">分辨率仍不足</Tag>}
               {d.fixId && <Button size="small" type="link" disabled={busy} onClick={() => void undo({ fixIds: [d.fixId!] }, [d.fixId!])}>撤销</Button>}
             </Space>
           );
@@ -175,7 +177,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
         <Table<FixTarget> size="small" rowKey={(t) => `${t.workUuid}:${t.filePath}`} columns={columns} dataSource={[...targets]} pagination={targets.length > 10 ? { pageSize: 10 } : false} />
         {phase.name === 'running' && (
           <div aria-label="修复进度">
-            <Typography.Text>正在修复 {Math.min(phase.done, phase.total)}/{phase.total}</Typography.Text>
+            <Typography.Text>{`正在修复 ${Math.min(phase.done, phase.total)}/${phase.total}`}</Typography.Text>
             <Progress percent={Math.round((100 * phase.done) / phase.total)} />
           </div>
         )}
