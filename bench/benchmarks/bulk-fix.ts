@@ -52,7 +52,7 @@ const benchmark: Benchmark = {
   goal: { ratioMax: 0.5 },
   async run(ctx) {
     const count = ctx.quick ? 12 : 100;
-    const runs = ctx.quick ? 1 : 3;
+    const runs = ctx.quick ? 1 : 2;
     const batch = await photos(count);
     const mb = batch.reduce((n, f) => n + f.bytes.length, 0) / 1e6;
     const server = await startBenchServer(ctx);
