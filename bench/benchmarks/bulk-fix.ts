@@ -25,14 +25,16 @@ const WIDTH = 4000;
 const HEIGHT = 3000;
 const POLL_MS = 100;
 
+/** Different pictures among the photos (each photo is one of them, under its own name). */
+const VARIANTS = 5;
+
 async function photos(count: number): Promise<BatchFile[]> {
-  // A blurred noise field: decodes and encodes like a photo, not like one flat colour.
-  const base = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-    .blur(3).png().toBuffer();
-  return Promise.all(Array.from({ length: count }, async (_, i) => ({
-    relativePath: `${FOLDER}/p${String(i + 1).padStart(3, '0')}.jpg`,
-    bytes: await sharp(base).modulate({ hue: (i * 7) % 360 }).jpeg({ quality: 88 }).withMetadata({ density: 300 }).toBuffer(),
-  })));
+  // Noise blurred and scaled up: decodes and encodes like a photo (texture everywhere), not like one flat colour.
+  const base = await sharp({ create: { width: WIDTH / 8, height: HEIGHT / 8, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+    .blur(1).resize(WIDTH, HEIGHT).png({ compressionLevel: 1 }).toBuffer();
+  const variants = await Promise.all(Array.from({ length: VARIANTS }, (_, i) =>
+    sharp(base).modulate({ hue: i * 60 }).jpeg({ quality: 88 }).withMetadata({ density: 300 }).toBuffer()));
+  return Array.from({ length: count }, (_, i) => ({ relativePath: `${FOLDER}/p${String(i + 1).padStart(3, '0')}.jpg`, bytes: variants[i % VARIANTS]! }));
 }
 
 /** A fresh folder work of the photos, checked against the SKU (untimed). */
@@ -53,9 +55,9 @@ const benchmark: Benchmark = {
   async run(ctx) {
     const count = ctx.quick ? 12 : 100;
     const runs = ctx.quick ? 1 : 2;
+    const server = await startBenchServer(ctx);
     const batch = await photos(count);
     const mb = batch.reduce((n, f) => n + f.bytes.length, 0) / 1e6;
-    const server = await startBenchServer(ctx);
     const sku = await findSku(server, 'PH-5');
     // The crop dialog's box: 5寸 at the photo's 300 dpi, centred.
     const box = { width: Math.round((127 / 25.4) * 300), height: Math.round((89 / 25.4) * 300) };

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { fileFixes, storedFiles, works, type WorkFile } from '../db/schema/index.ts';
 import type { FileCheckRow } from '../domain/check.ts';
 import { planFix, type FixPlan } from '../domain/fix-plan.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { DENSITY_RULE, readImageMeta } from '../media/image.ts';
 import { fixImage, fixSample, formatOf, type FixPixels } from '../media/transform.ts';
 import type { TaskContext } from '../jobs/runner.ts';
@@ -57,6 +57,8 @@ export function createBulkFixService(deps: {
 
   /** The works of the items, of this hub only (another hub's work is not found), and each item's file in its work. */
   async function resolve(hubId: number, items: FixItem[]) {
+    const keys = new Set(items.map((i) => `${i.workUuid}\n${i.filePath}`));
+    if (keys.size < items.length) throw badRequest('同一个文件只能选择一种修复', 'duplicate-fix');
     const uuids = [...new Set(items.map((i) => i.workUuid))];
     const found = new Map<string, Work>();
     for (let i = 0; i < uuids.length; i += 500) {
@@ -86,7 +88,11 @@ export function createBulkFixService(deps: {
     const metas = new Map<string, { width: number; height: number; dpi: number }>();
     for (let i = 0; i < paths.length; i += 500) {
       const part = await db.select({ path: storedFiles.path, meta: storedFiles.meta }).from(storedFiles).where(and(eq(storedFiles.hubId, hubId), inArray(storedFiles.path, paths.slice(i, i + 500))));
-      for (const f of part) metas.set(f.path, { width: Number(f.meta?.width) || 0, height: Number(f.meta?.height) || 0, dpi: Number(f.meta?.dpi) || 72 });
+      // A damaged picture (found by the check) has no pixels to fix: no size at all.
+      for (const f of part) {
+        const whole = f.meta?.intact !== false;
+        metas.set(f.path, { width: whole ? Number(f.meta?.width) || 0 : 0, height: whole ? Number(f.meta?.height) || 0 : 0, dpi: Number(f.meta?.dpi) || 72 });
+      }
     }
     return resolved.map((r) => {
       const rows = rowsOf.get(r.work.uuid);
@@ -111,7 +117,13 @@ export function createBulkFixService(deps: {
   /** Makes one fixed picture as a new stored file; its metadata is read back from the written bytes. */
   async function makeFixed(hubId: number, p: Planned, fixId: string, position: FillPosition) {
     const newPath = `fixes/${fixId}/${p.file.fileName}`;
-    const bytes = await fixImage(store.localPath(hubId, p.item.filePath), pixelsOf(p.plan, position)!, formatOf(p.item.filePath), p.plan.after!.dpi);
+    let bytes: Buffer;
+    try {
+      bytes = await fixImage(store.localPath(hubId, p.item.filePath), pixelsOf(p.plan, position)!, formatOf(p.item.filePath), p.plan.after!.dpi);
+    } catch {
+      // sharp could not read the picture (damaged past its header): the file is left as it is.
+      return null;
+    }
     const size = await store.write(hubId, newPath, bytes);
     const m = await readImageMeta(store.localPath(hubId, newPath));
     const meta = { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, dpiRule: DENSITY_RULE, intact: true };
@@ -191,12 +203,9 @@ export function createBulkFixService(deps: {
       await pLimit(FIX_CONCURRENCY).map(planned, async (p) => {
         const before = already.get(fixIdOf(p));
         if (p.plan.ok && p.plan.pixels && !before) {
-          try {
-            made.set(p.index, await makeFixed(hubId, p, fixIdOf(p), payload.position));
-          } catch (err) {
-            if (err instanceof AppError && err.status >= 500) throw err;
-            out[p.index] = { ...out[p.index]!, ok: false, reason: MSG.fileBroken };
-          }
+          const m = await makeFixed(hubId, p, fixIdOf(p), payload.position);
+          if (m) made.set(p.index, m);
+          else out[p.index] = { ...out[p.index]!, ok: false, reason: MSG.fileBroken };
         }
         ctx.progress(++done, total);
       });

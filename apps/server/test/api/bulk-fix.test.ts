@@ -12,6 +12,7 @@ import type { BulkFixPreviewAnswer, BulkFixResult, BulkFixTaskAnswer, BulkFixUnd
 import { productComponents, products, salesOrders, works } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
+import { corpusFile } from '../helpers/corpus.ts';
 import { uploadFile } from '../helpers/upload.ts';
 
 /** A JPEG of w×h px at the dpi: a coloured field with a darker block in its middle. */
@@ -217,6 +218,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
       [{ items: [{ ...item, filePath: '../../etc/passwd' }] }, /文件路径不合法/],
       [{ items: [{ ...item, filePath: 'upload/x/其他.jpg' }] }, /文件不在作品中/],
       [{ items: [{ ...item, kind: 'burn' }] }, /请求参数不正确/],
+      [{ items: [item, { ...item, kind: 'fit' }] }, /同一个文件只能选择一种修复/],
       [{ items: [] }, /请求参数不正确/],
       [{ items: [{ ...item, workUuid: 'not-a-uuid' }] }, /请求参数不正确/],
       [{ items: [item], position: 'left' }, /请求参数不正确/],
@@ -230,6 +232,13 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
         expect(((await res.json()) as { message: string }).message).toMatch(message);
       }
     }
+    // A damaged photo is left as it is, with the reason.
+    const broken = await work([['破损.jpg', corpusFile('damaged/pillow_truncated_jpeg.jpg')]]);
+    await check(broken, photo5);
+    const b = (await (await preview([{ workUuid: broken.uuid, filePath: broken.files[0]!.filePath, kind: 'fill' }])).json()) as BulkFixPreviewAnswer;
+    expect(b.message.rows[0]).toMatchObject({ ok: false, reason: '文件破损，无法调整' });
+    expect(b.message.samples).toEqual([]);
+
     const empty = await undo({});
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { message: string }).message).toMatch(/请指定要撤销的修复/);
