@@ -19,6 +19,7 @@ import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
+import { bulkFixRoutes } from './routes/bulk-fix.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(fileRoutes, { services, config });
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
+    await api.register(bulkFixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
     // Everything under /api/admin is for operators only: plugins/auth.ts refuses anyone else by this prefix.
     await api.register(adminRoutes, { services, prefix: '/admin' });

@@ -293,6 +293,8 @@ export const CheckFileAnswer = z.union([
     components: z.array(CheckComponentCount), fileCheckResult: z.array(FileCheckRow),
     /** What the product's price counts: the page shows 加页数 only for "copy". */
     priceBasis: PriceBasis.optional(),
+    /** Every resolution warning of the work was accepted (批量确认使用): the work is 已匹配. */
+    resolutionAccepted: z.boolean().optional(),
   }) }),
   z.object({ state: z.literal(400), message: z.object({
     workUuid: z.string(), fileName: z.string(), status: z.literal('error'),

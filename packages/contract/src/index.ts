@@ -5,3 +5,4 @@ export * from './rules.ts';
 export * from './admin.ts';
 export * from './triage.ts';
 export * from './check-batch.ts';
+export * from './bulk-fix.ts';

@@ -9,4 +9,4 @@ import sharp from 'sharp';
 sharp.cache(false);
 
 export default sharp;
-export type { Metadata, OutputInfo } from 'sharp';
+export type { Metadata, OutputInfo, Sharp } from 'sharp';

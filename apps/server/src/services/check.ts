@@ -183,8 +183,12 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
       max: config.maxPageCount ?? product.maxNumberOfPages,
       check: req.checkNumberOfPages !== false,
     });
+    // 批量确认使用: a warning the customer accepted for this very file at this dpi (a file fixed or
+    // replaced since is another file, and warned again).
+    const accepted = outcome.resolutionWarning && outcome.rows.filter((r) => r.resolutionWarning)
+      .every((r) => work.resolutionAccepted?.some((a) => a.filePath === r.itemPath && a.dpi === r.resolutionDetect));
     const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
-      ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis } }
+      ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis, ...(accepted ? { resolutionAccepted: true } : {}) } }
       : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
     const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
     if (!opts.dryRun) {
@@ -195,9 +199,9 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
         // passing row of a 300-page PDF was 75 KB written on every check: on PGlite that update
         // was a third of the call.
         productId: req.productId, propertyConfigId: req.propertyConfigId,
-        checkResult: { ...answerWith(outcome.rows.filter((r) => !r.pass || r.resolutionWarning)), rowsChecked: outcome.rows.length },
+        checkResult: { ...answerWith(outcome.rows.filter((r) => !r.pass || r.resolutionWarning)), rowsChecked: outcome.rows.length, ...(accepted ? { resolutionAccepted: work.resolutionAccepted } : {}) },
         checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
-        state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal',
+        state: outcome.pass ? (outcome.resolutionWarning && !accepted ? 'dpiAbnormal' : 'match') : 'abnormal',
       }).where(eq(works.uuid, work.uuid));
     }
     return { answer, outcome, work };

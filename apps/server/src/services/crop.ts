@@ -1,6 +1,5 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from '../media/sharp.ts';
 import { and, eq } from 'drizzle-orm';
 import { MSG, pxToMm } from '@portal/contract';
 import type { Db } from '../db/client.ts';
@@ -8,6 +7,7 @@ import { storedFiles } from '../db/schema/index.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
 import { readImageMeta } from '../media/image.ts';
+import { cropImage, formatOf } from '../media/transform.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { PreviewService } from './previews.ts';
@@ -65,12 +65,7 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       const src = store.localPath(hubId, rel);
       let out: Buffer;
       try {
-        let img = sharp(src, { failOn: 'error' }).rotate();
-        if (req.rotation) img = sharp(await img.toBuffer()).rotate(req.rotation);
-        img = img.extract(rect);
-        if (meta.dpiStated === true) img = img.withMetadata({ density: Number(meta.dpi) });
-        else img = img.keepIccProfile();
-        out = await (rel.toLowerCase().endsWith('.png') ? img.png() : img.jpeg({ quality: 95, chromaSubsampling: '4:4:4' })).toBuffer();
+        out = await cropImage(src, { rotation: req.rotation, rect, format: formatOf(rel), density: meta.dpiStated === true ? Number(meta.dpi) : null });
       } catch {
         throw refuse(MSG.fileBroken);
       }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { BulkFixResult } from '@portal/contract';
 import type { Config } from '../config.ts';
 import { catalogueStoreDirs } from '../db/seed/import.ts';
 import type { Db } from '../db/client.ts';
@@ -10,6 +11,7 @@ import { createAdminCatalogueService } from './admin-catalogue.ts';
 import { createAdminHubService } from './admin-hubs.ts';
 import { createAdminOrderService } from './admin-orders.ts';
 import { createCatalogueService } from './catalogue.ts';
+import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
 import { createFileUrls } from './file-urls.ts';
@@ -25,8 +27,11 @@ import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 
 /** The long tasks of this server, by name. */
-type Jobs = { parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> } };
-const JOB_NAMES = ['parse'] as const satisfies ReadonlyArray<keyof Jobs>;
+type Jobs = {
+  parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> };
+  'bulk-fix': { payload: BulkFixJob; result: BulkFixResult & Record<string, unknown> };
+};
+const JOB_NAMES = ['parse', 'bulk-fix'] as const satisfies ReadonlyArray<keyof Jobs>;
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
@@ -38,13 +43,19 @@ export function createServices(db: Db, config: Config, log: Log) {
   const parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
-  runner.assertComplete();
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
   const check = createCheckService({ db, store, catalogue, previews });
   const orderEvents = createOrderEvents();
   const orderStatus = createOrderStatusService({ db, events: orderEvents });
+  const bulkFix = createBulkFixService({
+    db, store, check, previews,
+    enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload),
+    getTask: (hubId, id) => runner.get(hubId, id),
+  });
+  runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
+  runner.assertComplete();
   const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus });
   return {
     urls,
@@ -67,6 +78,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     orderStatus,
     adminOrders: createAdminOrderService({ db, status: orderStatus, previews, urls }),
     crop: createCropService({ db, store, previews }),
+    bulkFix,
     tasks: createTaskService(runner),
   };
 }

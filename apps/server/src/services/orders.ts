@@ -169,6 +169,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
             deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
             checkSummary: checkSummaryOf(q.outcome),
+            // The resolution warnings accepted (批量确认使用) that this order still has, for the operator.
+            resolutionAccepted: q.work.resolutionAccepted?.filter((a) => q.outcome.rows.some((r) => r.resolutionWarning && r.itemPath === a.filePath)) ?? null,
           };
         });
         const placed: Array<{ id: number; hubId: number; customerId: number; salesOrderNumber: string; createdAt: Date }> = [];

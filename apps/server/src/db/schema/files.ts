@@ -1,6 +1,6 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, index, uuid, boolean, doublePrecision } from 'drizzle-orm/pg-core';
 import { customerHubs } from './hubs.ts';
-import type { StoredFileMeta } from '@portal/contract';
+import type { ResolutionAcceptance, StoredFileMeta } from '@portal/contract';
 
 /**
  * One file being uploaded in chunks, known by its batch and relative path (../shared/spec/decisions.md §3; `identifier`
@@ -77,5 +77,30 @@ export const works = pgTable('works', {
   addPageNum: integer('add_page_num'),
   fileArea: doublePrecision('file_area'),
   checkedAt: timestamp('checked_at', { withTimezone: true }),
+  /**
+   * Resolution warnings the customer accepted (批量确认使用), by file and the dpi it had then: a check
+   * whose every warning is accepted leaves the work 'match'. A file replaced since is warned again.
+   */
+  resolutionAccepted: jsonb('resolution_accepted').$type<ResolutionAcceptance[]>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('works_hub_idx').on(t.hubId, t.filePath)]);
+
+/**
+ * One fix of one file of a work (issue #20 item 2: 裁切填充, 留白适配, 旋转, 批量确认使用, 删除). The fixed
+ * picture is a new stored file (`fixedPath`) the work points to; `filePath`, the file it replaced, stays
+ * stored, so undo points the work back to it. Made by the bulk-fix task `taskId`.
+ */
+export const fileFixes = pgTable('file_fixes', {
+  id: uuid('id').primaryKey(),
+  hubId: integer('hub_id').notNull().references(() => customerHubs.id),
+  taskId: uuid('task_id'),
+  workUuid: uuid('work_uuid').notNull(),
+  kind: text('kind', { enum: ['fill', 'fit', 'rotate', 'accept', 'delete'] }).notNull(),
+  filePath: text('file_path').notNull(),
+  fixedPath: text('fixed_path'),
+  status: text('status', { enum: ['applied', 'undone'] }).notNull().default('applied'),
+  /** What the fix did (sizes before and after, shares cut or padded; for 删除 the file's place in the work). */
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  undoneAt: timestamp('undone_at', { withTimezone: true }),
+}, (t) => [index('file_fixes_task_idx').on(t.hubId, t.taskId), index('file_fixes_work_idx').on(t.hubId, t.workUuid)]);

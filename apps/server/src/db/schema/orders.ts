@@ -1,5 +1,5 @@
 import { bigserial, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, index, uuid } from 'drizzle-orm/pg-core';
-import { ORDER_STATUSES } from '@portal/contract';
+import { ORDER_STATUSES, type ResolutionAcceptance } from '@portal/contract';
 import { customerHubs, customers } from './hubs.ts';
 
 /** What the amount was made of (domain/pricing.ts's Pricing, decimals as text); null on orders placed before. */
@@ -74,6 +74,8 @@ export const salesOrders = pgTable('sales_orders', {
   statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
   /** Null for orders placed before it was kept. */
   checkSummary: jsonb('check_summary').$type<OrderCheckSummary>(),
+  /** The resolution warnings the customer accepted for this work (批量确认使用), for the operator; null: none. */
+  resolutionAccepted: jsonb('resolution_accepted').$type<ResolutionAcceptance[]>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   uniqueIndex('sales_orders_number_uq').on(t.salesOrderNumber), index('sales_orders_hub_idx').on(t.hubId, t.createdAt),

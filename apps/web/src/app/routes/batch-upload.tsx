@@ -5,6 +5,7 @@ import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
+import { BulkFixActions, BulkFixButton, BulkFixHost } from '../../features/bulk-fix/index.ts';
 import { checkFlowOf, CheckProgressBar, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
@@ -96,8 +97,8 @@ export function BatchUploadRoute() {
       </Typography.Title>
       <UploadArea renderEntryActions={renderCheckEntryActions} />
       <CheckProgressBar />
-      {/* The lead mounts features/bulk-fix's BulkFixActions here: renderActions={(g) => <BulkFixActions files={g.files} works={g.workUuids} />} */}
-      <TriagePanel />
+      {/* Each group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用) open 批量修复 for the group's files. */}
+      <TriagePanel renderActions={(g) => <BulkFixActions files={g.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath }))} />} />
       <Card
         size="small"
         title="订单列表"
@@ -107,6 +108,7 @@ export function BatchUploadRoute() {
               <UnifiedAddressButton customerHubId={customerHubId} disabled={!hasWorks} rows={addressRows} apply={applyAddress} />
             )}
             <SortPhotosButton onRecheck={onRecheck} />
+            <BulkFixButton />
             {/* Clickable with nothing checked: it says 请选择订单. */}
             <SelectProductButton />
           </Space>
@@ -121,6 +123,7 @@ export function BatchUploadRoute() {
       </Card>
       <DuplicateDialog {...submit.duplicateDialog} />
       <FileCheckHost />
+      <BulkFixHost />
     </Flex>
   );
 }

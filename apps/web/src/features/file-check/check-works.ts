@@ -155,7 +155,8 @@ function createCheckFlow(page: Batch) {
 
     if (answer.state === 200) {
       const m = answer.message;
-      const state = m.resolutionWarning ? 'dpiAbnormal' : 'match';
+      // 批量确认使用 accepted every warning of the work (stored on the server): it is 已匹配.
+      const state = m.resolutionWarning && !m.resolutionAccepted ? 'dpiAbnormal' : 'match';
       updateWork(uuid, {
         state,
         pageCount: m.pageCount,

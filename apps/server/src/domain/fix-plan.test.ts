@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { FileCheckRow } from './check.ts';
+import { FIX_REASONS, planFix } from './fix-plan.ts';
+
+/** A check row of an image measured w×h mm against a 6寸 (152×102) component. */
+const row = (w: number, h: number, o: { auto?: boolean; threshold?: number; warn?: boolean; pdf?: boolean; none?: boolean } = {}): FileCheckRow => ({
+  filename: 'a.jpg', itemPath: 'upload/x/a.jpg', type: o.pdf ? 'pdf' : 'image', page: null, width: w, height: h,
+  component: o.none ? null : { componentId: 1, componentName: '照片', width: 152, height: 102, error: 1, errorType: 'mm', errorText: '±1mm', autoOrientationDetection: o.auto ?? false },
+  resolutionDetect: 300, dpiStated: true, resolutionThreshold: o.threshold ?? 0, resolutionLimit: null, resolutionWarning: o.warn ?? false,
+  effectiveDpi: null, pass: false, reason: null,
+});
+
+describe('planFix', () => {
+  it('裁切填充 covers the component at 300 dpi and says how much is cut', () => {
+    // 2000×2000 px onto 152×102 mm: the width fits, a third of the height is cut.
+    const p = planFix('fill', { widthPx: 2000, heightPx: 2000, dpi: 300, row: row(169.3, 169.3) });
+    expect(p.ok).toBe(true);
+    expect(p.after).toMatchObject({ widthPx: 1795, heightPx: 1205, dpi: 300 });
+    expect(p.cutShare).toBeCloseTo(1 - 102 / 152, 3);
+  });
+
+  it('never upscales: a small file keeps the dpi its pixels give and stays warned', () => {
+    const p = planFix('fill', { widthPx: 600, heightPx: 400, dpi: 300, row: row(50.8, 33.9, { threshold: 200 }) });
+    // 400 px over 102 mm give 99.6 dpi: written as 99, never scaled up to 300.
+    expect(p.after).toMatchObject({ widthPx: 592, heightPx: 398, dpi: 99 });
+    expect(p.after!.widthMm).toBeCloseTo(152, 0);
+    expect(p.stillWarned).toBe(true);
+  });
+
+  it('留白适配 fits inside and says how much is padded', () => {
+    const p = planFix('fit', { widthPx: 3000, heightPx: 3000, dpi: 300, row: row(254, 254) });
+    expect(p.after).toMatchObject({ widthPx: 1795, heightPx: 1205, dpi: 300 });
+    expect(p.padShare).toBeCloseTo(1 - 102 / 152, 2);
+    expect(p.cutShare).toBe(0);
+  });
+
+  it('turns the frame to the picture with automatic orientation', () => {
+    const p = planFix('fill', { widthPx: 2000, heightPx: 3000, dpi: 300, row: row(169, 254, { auto: true }) });
+    expect(p.after).toMatchObject({ widthPx: 1205, heightPx: 1795 });
+  });
+
+  it('旋转 only when the orientation alone is wrong and automatic orientation is off', () => {
+    expect(planFix('rotate', { widthPx: 1205, heightPx: 1795, dpi: 300, row: row(102, 152) })).toMatchObject({ ok: true, after: { widthPx: 1795, heightPx: 1205 } });
+    expect(planFix('rotate', { widthPx: 1205, heightPx: 1795, dpi: 300, row: row(102, 152, { auto: true }) }).reason).toBe(FIX_REASONS.autoOrientation);
+    expect(planFix('rotate', { widthPx: 600, heightPx: 400, dpi: 300, row: row(50.8, 33.9) }).reason).toBe(FIX_REASONS.notOrientationOnly);
+  });
+
+  it('refuses what it cannot do, with a reason', () => {
+    expect(planFix('fill', { widthPx: 0, heightPx: 0, dpi: 72, row: row(0, 0, { pdf: true }) }).reason).toBe(FIX_REASONS.pdf);
+    expect(planFix('fit', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { none: true }) }).reason).toBe(FIX_REASONS.noComponent);
+    expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35) }).reason).toBe(FIX_REASONS.noWarning);
+    expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { warn: true }) }).ok).toBe(true);
+    expect(planFix('delete', { widthPx: 100, heightPx: 100, dpi: 72, row: row(0, 0, { pdf: true }) }).ok).toBe(true);
+  });
+});

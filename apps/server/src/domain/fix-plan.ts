@@ -1,0 +1,76 @@
+import { fitsSize, fixTargetDpi, MM_PER_INCH, type FixKind, type FixSize } from '@portal/contract';
+import type { FileCheckRow } from './check.ts';
+
+/** A file as a fix sees it: its pixels as displayed and its check row (component, verdict, warnings). */
+export type FixSubject = { widthPx: number; heightPx: number; dpi: number; row: FileCheckRow };
+
+export type FixPlan = {
+  ok: boolean;
+  reason: string | null;
+  /** What to do to the pixels (fill, fit, rotate); null for 批量确认使用 and 删除, and when not ok. */
+  pixels: { kind: 'fill' | 'fit'; width: number; height: number } | { kind: 'rotate' } | null;
+  before: FixSize | null;
+  after: FixSize | null;
+  cutShare: number;
+  padShare: number;
+  stillWarned: boolean;
+};
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+const r4 = (n: number) => Math.round(n * 10000) / 10000;
+const size = (w: number, h: number, dpi: number): FixSize => ({ widthPx: w, heightPx: h, dpi, widthMm: r1((w / dpi) * MM_PER_INCH), heightMm: r1((h / dpi) * MM_PER_INCH) });
+const refused = (reason: string, before: FixSize | null = null): FixPlan => ({ ok: false, reason, pixels: null, before, after: null, cutShare: 0, padShare: 0, stillWarned: false });
+
+export const FIX_REASONS = {
+  pdf: 'PDF文件不能自动调整，请修改后重新上传',
+  broken: '文件破损，无法调整',
+  noComponent: '没有匹配的部件，无法按部件尺寸调整',
+  autoOrientation: '该部件允许横竖互换，方向无需旋转',
+  notOrientationOnly: '不是仅方向不符，旋转不能修复',
+  noWarning: '该文件没有分辨率警告，无需确认',
+} as const;
+
+/**
+ * What a fix does to one file (pure: the sizes, not the pixels). 裁切填充 and 留白适配 aim at the component's
+ * size at fixTargetDpi, but never upscale: a file whose pixels give less keeps the dpi they give at that
+ * size, so a low resolution stays warned (the check reads the result's real pixels and density).
+ * With automatic orientation the component's size is turned to the picture's orientation.
+ */
+export function planFix(kind: FixKind, s: FixSubject): FixPlan {
+  const { row } = s;
+  if (kind === 'delete') return { ok: true, reason: null, pixels: null, before: null, after: null, cutShare: 0, padShare: 0, stillWarned: false };
+  if (row.type === 'pdf') return kind === 'accept' ? refused(FIX_REASONS.noWarning) : refused(FIX_REASONS.pdf);
+  if (!(s.widthPx > 0 && s.heightPx > 0)) return refused(FIX_REASONS.broken);
+  const before = size(s.widthPx, s.heightPx, s.dpi);
+  if (kind === 'accept') {
+    if (!row.resolutionWarning) return refused(FIX_REASONS.noWarning, before);
+    return { ok: true, reason: null, pixels: null, before, after: before, cutShare: 0, padShare: 0, stillWarned: true };
+  }
+  const c = row.component;
+  if (!c) return refused(FIX_REASONS.noComponent, before);
+  if (kind === 'rotate') {
+    if (c.autoOrientationDetection) return refused(FIX_REASONS.autoOrientation, before);
+    const actual = { width: row.width, height: row.height };
+    if (fitsSize(actual, c, c) || !fitsSize({ width: actual.height, height: actual.width }, c, c)) return refused(FIX_REASONS.notOrientationOnly, before);
+    return { ok: true, reason: null, pixels: { kind: 'rotate' }, before, after: size(s.heightPx, s.widthPx, s.dpi), cutShare: 0, padShare: 0, stillWarned: row.resolutionWarning };
+  }
+  // The frame: the component's size, turned to the picture's orientation when the component allows either.
+  const turn = c.autoOrientationDetection && s.widthPx !== s.heightPx && c.width !== c.height && (s.widthPx > s.heightPx) !== (c.width > c.height);
+  const fwIn = (turn ? c.height : c.width) / MM_PER_INCH;
+  const fhIn = (turn ? c.width : c.height) / MM_PER_INCH;
+  const rx = s.widthPx / fwIn;
+  const ry = s.heightPx / fhIn;
+  // Covering, the shorter side (in pixels per inch of the frame) fits exactly; fitting inside, the longer does.
+  const available = kind === 'fill' ? Math.min(rx, ry) : Math.max(rx, ry);
+  const dpi = Math.max(1, Math.floor(Math.min(fixTargetDpi({ resolutionThreshold: row.resolutionThreshold, resolutionLimit: row.resolutionLimit }), available)));
+  const w = Math.max(1, Math.round(fwIn * dpi));
+  const h = Math.max(1, Math.round(fhIn * dpi));
+  const kept = (fwIn * available * fhIn * available) / (s.widthPx * s.heightPx);
+  const placed = (s.widthPx * s.heightPx * (dpi / available) ** 2) / (w * h);
+  return {
+    ok: true, reason: null, pixels: { kind, width: w, height: h }, before, after: size(w, h, dpi),
+    cutShare: kind === 'fill' ? r4(Math.max(0, 1 - kept)) : 0,
+    padShare: kind === 'fit' ? r4(Math.max(0, 1 - placed)) : 0,
+    stillWarned: row.resolutionThreshold > 0 && dpi < row.resolutionThreshold,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Writing a changed picture: the single crop (cropImg) and the bulk fixes (裁切填充, 留白适配, 旋转) share
+ * how a file is read (as displayed: EXIF orientation applied) and how the result is written (the input's
+ * format; JPEG at quality 95 without chroma subsampling; the density stated).
+ */
+import sharp, { type Sharp } from './sharp.ts';
+
+export type ImageFormat = 'jpeg' | 'png';
+export const formatOf = (rel: string): ImageFormat => (rel.toLowerCase().endsWith('.png') ? 'png' : 'jpeg');
+
+/** The picture as displayed: EXIF orientation applied (and the tag reset). A damaged file fails on the first error. */
+export const orientedImage = (src: string | Buffer) => sharp(src, { failOn: 'error' }).rotate();
+
+/** Encodes in the input's format; `density` null keeps the colour profile and states no density (as the input did). */
+export function encode(img: Sharp, format: ImageFormat, density: number | null): Promise<Buffer> {
+  const withMeta = density !== null ? img.withMetadata({ density }) : img.keepIccProfile();
+  return (format === 'png' ? withMeta.png() : withMeta.jpeg({ quality: 95, chromaSubsampling: '4:4:4' })).toBuffer();
+}
+
+/** cropImg: turns the displayed picture by `rotation`, then cuts `rect` (pixels of the turned picture). */
+export async function cropImage(src: string, o: { rotation: 0 | 90 | 180 | 270; rect: { left: number; top: number; width: number; height: number }; format: ImageFormat; density: number | null }) {
+  let img = orientedImage(src);
+  if (o.rotation) img = sharp(await img.toBuffer()).rotate(o.rotation);
+  return encode(img.extract(o.rect), o.format, o.density);
+}
+
+export type FixPixels =
+  /** Scale to cover width × height and cut the overflow, at the centre or where sharp's attention strategy looks. */
+  | { kind: 'fill'; width: number; height: number; position: 'centre' | 'attention' }
+  /** Scale to fit inside width × height and pad with white, centred. */
+  | { kind: 'fit'; width: number; height: number }
+  /** A quarter turn clockwise. */
+  | { kind: 'rotate' };
+
+function pipeline(src: string, fix: Exclude<FixPixels, { kind: 'rotate' }>, scale: number): Sharp {
+  const img = orientedImage(src);
+  const w = (n: number) => Math.max(1, Math.round(n * scale));
+  if (fix.kind === 'fill') {
+    return img.resize(w(fix.width), w(fix.height), { fit: 'cover', position: fix.position === 'attention' ? sharp.strategy.attention : 'centre' });
+  }
+  // White padding, also behind a transparent PNG: the print has no transparency.
+  return img.resize(w(fix.width), w(fix.height), { fit: 'contain', background: { r: 255, g: 255, b: 255, alpha: 1 } }).flatten({ background: '#ffffff' });
+}
+
+/** The fixed file's bytes, in its own format, stating `density`. */
+export async function fixImage(src: string, fix: FixPixels, format: ImageFormat, density: number): Promise<Buffer> {
+  // The turn after the orientation needs a second pipeline: sharp applies one rotation per pipeline.
+  if (fix.kind === 'rotate') return encode(sharp(await orientedImage(src).toBuffer()).rotate(90), format, density);
+  return encode(pipeline(src, fix, 1), format, density);
+}
+
+/** A small JPEG of the fix's result (long side `maxSide`) for the sample shown before applying. */
+export async function fixSample(src: string, fix: FixPixels, maxSide: number): Promise<Buffer> {
+  if (fix.kind === 'rotate') {
+    const turned = await orientedImage(src).resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true }).toBuffer();
+    return sharp(turned).rotate(90).jpeg({ quality: 80 }).toBuffer();
+  }
+  const scale = Math.min(1, maxSide / Math.max(fix.width, fix.height));
+  return pipeline(src, fix, scale).jpeg({ quality: 80 }).toBuffer();
+}

@@ -1,0 +1,35 @@
+import { FIX_LABELS, FixKind } from '@portal/contract/bulk-fix';
+import { Button, Space } from 'antd';
+import { useMemo } from 'react';
+import { useWorks } from '../../batch/index.ts';
+import { openBulkFix } from '../dialog.ts';
+import { targetsOf } from '../lib/targets.ts';
+
+/**
+ * The fixes for a list of files (a triage group): one button per fix that applies to any of them
+ * (裁切填充, 留白适配, 旋转, 批量确认使用, 删除); a click opens 批量修复 with that fix chosen for every file
+ * it applies to, to look at its effect and apply it. `onDone` runs after fixes or their undo.
+ */
+export function BulkFixActions({ files, onDone, size = 'small' }: {
+  files: ReadonlyArray<{ workUuid: string; filePath: string }>;
+  onDone?: () => void;
+  size?: 'small' | 'middle';
+}) {
+  const rows = useWorks((s) => s.rows);
+  const targets = useMemo(() => {
+    const wanted = new Set(files.map((f) => `${f.workUuid}\n${f.filePath}`));
+    const works = new Set(files.map((f) => f.workUuid));
+    return targetsOf(rows.filter((r) => works.has(r.uuid))).filter((t) => wanted.has(`${t.workUuid}\n${t.filePath}`));
+  }, [files, rows]);
+  const kinds = FixKind.options.filter((k) => targets.some((t) => t.kinds.includes(k)));
+  if (kinds.length === 0) return null;
+  return (
+    <Space size={4} wrap>
+      {kinds.map((k) => (
+        <Button key={k} size={size} danger={k === 'delete'} onClick={() => openBulkFix(targets, { kind: k, onDone })}>
+          {FIX_LABELS[k]}
+        </Button>
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,25 @@
+import { useCallback } from 'react';
+import { useAccount } from '../../auth/index.ts';
+import { useBatch } from '../../batch/index.ts';
+import { checkFlowOf } from '../../file-check/index.ts';
+import { closeBulkFix, useBulkFixDialog } from '../dialog.ts';
+import { BulkFixDialog } from './BulkFixDialog.tsx';
+
+/**
+ * The bulk-fix dialog, rendered once by the page. After fixes (or their undo) the works were checked
+ * again on the server; the page's rows and check entries take those answers through the check flow.
+ */
+export function BulkFixHost() {
+  const open = useBulkFixDialog((s) => s.open);
+  const batch = useBatch();
+  const customerHubId = useAccount().data?.customerHubId;
+  const onChanged = useCallback(
+    async (uuids: string[]) => {
+      if (customerHubId !== undefined && uuids.length) await checkFlowOf(batch).recheckWorks(uuids, customerHubId);
+      open?.onDone?.();
+    },
+    [batch, customerHubId, open],
+  );
+  if (!open) return null;
+  return <BulkFixDialog targets={open.targets} onClose={closeBulkFix} onChanged={onChanged} />;
+}

@@ -1,0 +1,30 @@
+import type { FileCheckRow } from '@portal/contract/api';
+import { describe, expect, it } from 'vitest';
+import { fixesFor, percent, targetsOf } from './targets.ts';
+
+const c = { componentId: 1, componentName: '照片', width: 152, height: 102, error: 2, errorType: 'mm' as const, errorText: '±2mm', autoOrientationDetection: false };
+const row = (o: Partial<FileCheckRow>): FileCheckRow => ({
+  filename: 'a.jpg', itemPath: 'upload/f/a.jpg', type: 'image', page: null, width: 152, height: 102, component: c, resolutionDetect: 300, dpiStated: true,
+  resolutionThreshold: 300, resolutionLimit: 1200, resolutionWarning: false, effectiveDpi: 300, pass: true, reason: null, previewUrl: '', previewRelativeUrl: '', ...o,
+});
+
+describe('the fixes offered for a checked file', () => {
+  it('suggests 旋转 when only the orientation is wrong, 裁切填充 for a wrong size, 批量确认使用 for a warning', () => {
+    expect(fixesFor(row({ width: 102, height: 152, pass: false }))).toEqual({ kinds: ['fill', 'fit', 'rotate', 'delete'], suggested: 'rotate' });
+    expect(fixesFor(row({ width: 76, height: 51, pass: false }))).toEqual({ kinds: ['fill', 'fit', 'delete'], suggested: 'fill' });
+    expect(fixesFor(row({ resolutionWarning: true, resolutionDetect: 150 }))).toEqual({ kinds: ['fill', 'fit', 'accept', 'delete'], suggested: 'accept' });
+    // Either orientation allowed: no 旋转.
+    expect(fixesFor(row({ width: 102, height: 152, pass: false, component: { ...c, autoOrientationDetection: true } })).kinds).not.toContain('rotate');
+    // PDF pages and files without a component: only 删除.
+    expect(fixesFor(row({ type: 'pdf', resolutionDetect: null, pass: false }))).toEqual({ kinds: ['delete'], suggested: null });
+    expect(fixesFor(row({ component: null, pass: false })).suggested).toBeNull();
+  });
+
+  it('lists the failing and warned files of works, once each', () => {
+    const ok = row({});
+    const bad = row({ itemPath: 'upload/f/b.jpg', filename: 'b.jpg', width: 76, height: 51, pass: false, reason: '尺寸不符' });
+    const t = targetsOf([{ uuid: 'w', articleName: '作品', checkResult: { message: { fileCheckResult: [ok, bad, bad] } } }]);
+    expect(t).toEqual([{ workUuid: 'w', articleName: '作品', filePath: 'upload/f/b.jpg', fileName: 'b.jpg', problem: '尺寸不符', kinds: ['fill', 'fit', 'delete'], kind: 'fill' }]);
+    expect(percent(0.04471)).toBe('4.5%');
+  });
+});

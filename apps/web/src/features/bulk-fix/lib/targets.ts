@@ -1,0 +1,58 @@
+import type { FixKind } from '@portal/contract/bulk-fix';
+import type { FileCheckRow } from '@portal/contract/api';
+import { fitsSize } from '@portal/contract/rules';
+
+/** A file to fix: where it is, what is wrong, the fixes that can apply to it and the one chosen (null: leave it). */
+export interface FixTarget {
+  workUuid: string;
+  articleName: string;
+  filePath: string;
+  fileName: string;
+  problem: string;
+  kinds: readonly FixKind[];
+  kind: FixKind | null;
+}
+
+/** Only the orientation is wrong, and the component does not turn the picture itself: 旋转 fixes it. */
+export function orientationOnly(r: Pick<FileCheckRow, 'width' | 'height' | 'component'>): boolean {
+  const c = r.component;
+  if (!c || c.autoOrientationDetection) return false;
+  return !fitsSize(r, c, c) && fitsSize({ width: r.height, height: r.width }, c, c);
+}
+
+/** The fixes that can apply to a checked file, and the one that suits its problem best. */
+export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKind | null } {
+  const kinds: FixKind[] = [];
+  const image = r.type === 'image';
+  const sized = image && r.component !== null && (r.resolutionDetect ?? 0) > 0;
+  if (sized) kinds.push('fill', 'fit');
+  if (sized && orientationOnly(r)) kinds.push('rotate');
+  if (r.resolutionWarning) kinds.push('accept');
+  kinds.push('delete');
+  let suggested: FixKind | null = null;
+  if (!r.pass && kinds.includes('rotate')) suggested = 'rotate';
+  else if (!r.pass && sized) suggested = 'fill';
+  else if (r.pass && r.resolutionWarning) suggested = 'accept';
+  return { kinds, suggested };
+}
+
+type Answer = { fileCheckResult: FileCheckRow[] } | { message: { fileCheckResult: FileCheckRow[] } };
+export const checkRowsOf = (m: Answer | null | undefined): FileCheckRow[] => (!m ? [] : 'fileCheckResult' in m ? m.fileCheckResult : m.message.fileCheckResult);
+
+/** The files of checked works that fail or warn, each with its fixes (PDF pages of one file count once). */
+export function targetsOf(works: ReadonlyArray<{ uuid: string; articleName: string; checkResult?: Answer | null }>): FixTarget[] {
+  const out: FixTarget[] = [];
+  for (const w of works) {
+    const seen = new Set<string>();
+    for (const r of checkRowsOf(w.checkResult)) {
+      if ((r.pass && !r.resolutionWarning) || seen.has(r.itemPath)) continue;
+      seen.add(r.itemPath);
+      const { kinds, suggested } = fixesFor(r);
+      out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: r.filename, problem: r.reason ?? '', kinds, kind: suggested });
+    }
+  }
+  return out;
+}
+
+/** Percent with one decimal, for the shares cut or padded. */
+export const percent = (share: number) => `${(Math.round(share * 1000) / 10).toFixed(1)}%`;

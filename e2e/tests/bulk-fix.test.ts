@@ -1,0 +1,160 @@
+/**
+ * 批量修复 (issue #20 item 2) as a customer uses it: photos with three kinds of failure (too small, the
+ * wrong orientation, a low resolution) and one that is too small and too coarse, checked against 6寸;
+ * the checked rows opened in 批量修复, each file with the fix that suits it (裁切填充, 旋转, 批量确认使用),
+ * the effect looked at on samples, applied with progress, the rows 已匹配 (and the coarse one still
+ * 分辨率异常), and one fix undone.
+ *
+ * The shop prints 6寸 here without automatic orientation (旋转 is offered only then): the server runs on
+ * a PostgreSQL database of its own, whose 6寸 component the test sets so, as the shop's catalogue would.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const withDatabase = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+async function admin(sql: string, url = ADMIN_URL): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function photo(label: string, hue: number, width: number, height: number, dpi: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 75%)"/>
+    <circle cx="50%" cy="50%" r="${Math.round(Math.min(width, height) / 3)}" fill="hsl(${(hue + 180) % 360}, 60%, 45%)"/>
+    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(Math.min(width, height) / 5)}" text-anchor="middle" dominant-baseline="middle" fill="#fff">${label}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: dpi }).toBuffer();
+}
+
+const PHOTOS = [
+  // 76×51 mm at 600 dpi: too small for 6寸 (152×102), with pixels enough for 300 dpi → 裁切填充 → 已匹配.
+  { name: '偏小照片', label: 'A', width: 1800, height: 1210, dpi: 600 },
+  // 102×152 mm: 6寸 standing up → 旋转 → 已匹配.
+  { name: '竖放照片', label: 'B', width: 1205, height: 1800, dpi: 300 },
+  // 152×102 mm at 150 dpi: the right size, a resolution warning → 批量确认使用 → 已匹配.
+  { name: '低清照片', label: 'C', width: 898, height: 602, dpi: 150 },
+  // 51×34 mm at 300 dpi: too small and too coarse → 裁切填充 → the right size, still 分辨率异常.
+  { name: '小且低清', label: 'D', width: 600, height: 402, dpi: 300 },
+];
+
+const rowOf = (page: Page, name: string): Locator => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
+const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
+
+describe('批量修复 of the checked rows', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let dir: string;
+  const dbName = `portal_e2e_fix_${process.pid}_${randomBytes(3).toString('hex')}`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'portal-fix-'));
+    for (const [i, p] of PHOTOS.entries()) await writeFile(join(dir, `${p.name}.jpg`), await photo(p.label, i * 80, p.width, p.height, p.dpi));
+    await admin(`create database ${dbName}`);
+    const url = withDatabase(ADMIN_URL, dbName);
+    [server, browser] = await Promise.all([startServer({ env: { DATABASE_URL: url } }), launchBrowser()]);
+    await admin(`update product_components set auto_orientation_detection = false where product_id = (select id from products where number = 'PH-6')`, url);
+    ({ context, page } = await newPage(browser));
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await shot(page, 'bulk-fix-failed').catch(() => undefined);
+    await closeLeftovers(page);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fixes three kinds of failure in one go, shows samples and progress, and undoes one', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(PHOTOS.map((p) => join(dir, `${p.name}.jpg`)));
+    for (const p of PHOTOS) await rowOf(page, p.name).waitFor();
+    for (const p of PHOTOS) await rowOf(page, p.name).getByRole('checkbox').check();
+
+    // 6寸照片冲印, 光面 without border, for the four checked rows.
+    await page.getByRole('button', { name: '选择产品' }).click();
+    const picker = page.getByRole('dialog', { name: '选择产品' });
+    await picker.getByRole('button', { name: '6寸照片冲印' }).click();
+    const details = page.getByRole('dialog', { name: '商品详情' });
+    for (const option of [/^光面/, /^无边框/]) {
+      const button = details.getByRole('button', { name: option });
+      if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+    }
+    await details.getByRole('button', { name: '确定' }).click();
+    await rowOf(page, '偏小照片').getByText('异常', { exact: true }).waitFor();
+    await rowOf(page, '竖放照片').getByText('异常', { exact: true }).waitFor();
+    await rowOf(page, '低清照片').getByText('分辨率异常').waitFor();
+    await rowOf(page, '小且低清').getByText('异常', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: '批量修复' }).click();
+    const dialog = page.getByRole('dialog', { name: '批量修复' });
+    // Each file comes with the fix that suits its problem.
+    const chosen = async (file: string) => (await dialog.getByRole('row').filter({ hasText: file }).locator('.ant-select-content, .ant-select-selection-item').first().textContent())?.trim();
+    await expect.poll(() => chosen('偏小照片.jpg')).toBe('裁切填充');
+    expect(await chosen('竖放照片.jpg')).toBe('旋转');
+    expect(await chosen('低清照片.jpg')).toBe('批量确认使用');
+    expect(await chosen('小且低清.jpg')).toBe('裁切填充');
+    expect(await dialog.getByRole('button', { name: '应用修复' }).isDisabled()).toBe(true);
+
+    // The effect on samples first: before and after, and the share cut away.
+    await dialog.getByRole('button', { name: '预览效果' }).click();
+    const samples = dialog.getByLabel('修复示例');
+    await samples.getByRole('img', { name: '修复后 偏小照片.jpg' }).waitFor();
+    await samples.getByRole('img', { name: '修复前 偏小照片.jpg' }).waitFor();
+    await samples.getByRole('img', { name: '修复后 竖放照片.jpg' }).waitFor();
+    await samples.getByText(/偏小照片\.jpg · 裁切填充 · 裁切掉\d+\.\d%/).waitFor();
+    await dialog.getByRole('row').filter({ hasText: '偏小照片.jpg' }).getByText(/152(\.\d)?×102(\.\d)?mm · 1795×1205px · 300dpi/).waitFor();
+    await dialog.getByRole('row').filter({ hasText: '小且低清.jpg' }).getByText('分辨率仍不足').waitFor();
+    // The pictures really loaded (the before is a signed preview link, the after a small JPEG).
+    await expect.poll(() => samples.getByRole('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+    await shot(page, 'bulk-fix-sample');
+
+    await dialog.getByRole('button', { name: '应用修复' }).click();
+    await dialog.getByText(/正在修复 \d+\/\d+/).waitFor();
+    await dialog.getByLabel('修复进度').getByRole('progressbar').waitFor();
+    await toast(page, '修复完成：4个文件');
+    await expect.poll(() => dialog.getByText('已修复', { exact: true }).count()).toBe(4);
+    await dialog.getByRole('row').filter({ hasText: '小且低清.jpg' }).getByText('分辨率仍不足').waitFor();
+    await rowOf(page, '偏小照片').getByText('已匹配').waitFor();
+    await rowOf(page, '竖放照片').getByText('已匹配').waitFor();
+    await rowOf(page, '低清照片').getByText('已匹配').waitFor();
+    await rowOf(page, '小且低清').getByText('分辨率异常').waitFor();
+    await shot(page, 'bulk-fix-done');
+
+    // Undo one: the upright photo is back as it was, and fails again.
+    await dialog.getByRole('row').filter({ hasText: '竖放照片.jpg' }).getByRole('button', { name: '撤销' }).click();
+    await toast(page, '已撤销1个修复');
+    await dialog.getByRole('row').filter({ hasText: '竖放照片.jpg' }).getByText('已撤销').waitFor();
+    await rowOf(page, '竖放照片').getByText('异常', { exact: true }).waitFor();
+    await rowOf(page, '偏小照片').getByText('已匹配').waitFor();
+    await shot(page, 'bulk-fix-undone');
+    await dialog.getByRole('button', { name: '完成' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await shot(page, 'bulk-fix-table');
+  });
+});
