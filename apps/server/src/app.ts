@@ -21,6 +21,8 @@ import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
+import { suggestRoutes } from './routes/suggest.ts';
+import { dedupeRoutes } from './routes/dedupe.ts';
 import { closePdfJs } from './media/pdfjs.ts';
 import { createServices } from './services/index.ts';
 
@@ -121,6 +123,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
+    await api.register(suggestRoutes, { services });
+    await api.register(dedupeRoutes, { services });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

@@ -42,5 +42,5 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   });
 
   app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
-    async (request) => services.orders.repeatCheck(request.user, request.body.files));
+    async (request) => services.dedupe.repeatCheck(request.user, request.body));
 };

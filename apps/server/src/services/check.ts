@@ -157,6 +157,9 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
   }
 
   return {
+    /** The measured items of a work's files, as the check reads them (推荐产品 judges the same items: services/suggest.ts). */
+    measure,
+
     /** Runs the check; the outcome is stored with the work unless `dryRun` (the order's re-check). */
     async check(hubId: number, req: CheckRequest, opts: { dryRun?: boolean } = {}): Promise<{ answer: CheckAnswer; outcome: CheckOutcome; work: CheckedWork }> {
       const work = await findWork(hubId, req.filePath, req.workUuid);

@@ -8,6 +8,7 @@ import { createAccountService } from './accounts.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
+import { createDedupeService } from './dedupe.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
@@ -15,6 +16,7 @@ import { createOrderService } from './orders.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
+import { createSuggestService } from './suggest.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 
@@ -55,6 +57,8 @@ export function createServices(db: Db, config: Config, log: Log) {
     orders,
     crop: createCropService({ db, store, previews }),
     tasks: createTaskService(runner),
+    suggest: createSuggestService({ db, check }),
+    dedupe: createDedupeService({ db, store, urls, config, orders }),
   };
 }
 export type Services = ReturnType<typeof createServices>;
