@@ -93,7 +93,7 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
       const result = (await db.execute(sql`
         with w as (
           select w.uuid, w.file_name, f->>'filePath' as path from works w cross join jsonb_array_elements(w.files) f
-          where w.hub_id = ${caller.hubId} and w.uuid = any(${uuids}::uuid[])),
+          where w.hub_id = ${caller.hubId} and w.uuid = any(${sql.param(uuids)}::uuid[])),
         h as (select w.uuid, w.file_name, w.path, sf.sha256 from w left join stored_files sf on sf.hub_id = ${caller.hubId} and sf.path = w.path),
         o as (
           select distinct on (sf.sha256) sf.sha256, so.sales_order_number as no from stored_files sf
