@@ -86,7 +86,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // wasm-unsafe-eval: WebAssembly (the hash of picked files, features/dedupe) and nothing else eval-like.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         connectSrc: ["'self'"],
         // Only for a page that came over https (below): a shop's LAN serves plain http.
         upgradeInsecureRequests: null,
