@@ -8,6 +8,7 @@ import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/b
 import { checkFlowOf, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
+import { SuggestPanel } from '../../features/suggest/index.ts';
 import { UploadArea } from '../../features/upload/index.ts';
 import { installTestHook, WorksFooter, WorksTable, computeTotals } from '../../features/works-table/index.ts';
 
@@ -91,6 +92,7 @@ export function BatchUploadRoute() {
         批量上传下单
       </Typography.Title>
       <UploadArea renderEntryActions={renderCheckEntryActions} />
+      <SuggestPanel />
       <Card
         size="small"
         title="订单列表"
