@@ -14,8 +14,7 @@ export type HashAnswer = { id: number; sha256: string } | { id: number; error: s
 
 const hasher = createSHA256();
 
-self.onmessage = async (event: MessageEvent<HashRequest>) => {
-  const { id, file } = event.data;
+async function hashOne({ id, file }: HashRequest): Promise<void> {
   try {
     const h = await hasher;
     h.init();
@@ -24,4 +23,11 @@ self.onmessage = async (event: MessageEvent<HashRequest>) => {
   } catch (error) {
     self.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies HashAnswer);
   }
+}
+
+// One file at a time: the one hasher is fed across awaits (each slice's read), so a second file
+// started meanwhile would mix its bytes into the first's hash.
+let queue = Promise.resolve();
+self.onmessage = (event: MessageEvent<HashRequest>) => {
+  queue = queue.then(() => hashOne(event.data));
 };
