@@ -8,7 +8,8 @@
  */
 import type { HashAnswer, HashRequest } from './hash.worker.ts';
 
-const WORKERS = Math.max(1, Math.min(2, (globalThis.navigator?.hardwareConcurrency ?? 2) - 1));
+/** Two: hashing is bound by the CPU, and the page's own thread only posts messages meanwhile. */
+const WORKERS = Math.max(1, Math.min(2, globalThis.navigator?.hardwareConcurrency ?? 2));
 
 type Pending = { resolve: (sha256: string) => void; reject: (error: Error) => void };
 
