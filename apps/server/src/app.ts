@@ -23,6 +23,8 @@ import { bulkFixRoutes } from './routes/bulk-fix.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
+import { suggestRoutes } from './routes/suggest.ts';
+import { dedupeRoutes } from './routes/dedupe.ts';
 import { closePdfJs } from './media/pdfjs.ts';
 import { createServices } from './services/index.ts';
 
@@ -86,7 +88,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // wasm-unsafe-eval: WebAssembly (the hash of picked files, features/dedupe) and nothing else eval-like.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         connectSrc: ["'self'"],
         // Only for a page that came over https (below): a shop's LAN serves plain http.
         upgradeInsecureRequests: null,
@@ -124,6 +127,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(fixRoutes, { services });
     await api.register(bulkFixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
+    await api.register(suggestRoutes, { services });
+    await api.register(dedupeRoutes, { services });
     // Everything under /api/admin is for operators only: plugins/auth.ts refuses anyone else by this prefix.
     await api.register(adminRoutes, { services, prefix: '/admin' });
   }, { prefix: '/api' });

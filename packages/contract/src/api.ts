@@ -413,5 +413,14 @@ export const CancelOrderParams = z.object({ salesOrderNumber: z.string().min(1).
 export const CancelOrderBody = z.object({ note: z.string().max(500).nullish() }).nullish();
 export const StatusChangeAnswer = z.object({ salesOrderNumber: z.string(), from: OrderStatusEnum, to: OrderStatusEnum, statusText: z.string() });
 export const OrdersQuery = z.object({ page: zPage, size: zSize });
-export const RepeatCheckBody = z.object({ customerHubId: zId.optional(), files: z.array(z.string().max(300)).max(10000) });
-export const RepeatCheckRow = z.object({ fileName: z.string(), duplicated: z.boolean(), salesOrderNumber: z.string().nullable() });
+export const RepeatCheckBody = z.object({
+  customerHubId: zId.optional(),
+  files: z.array(z.string().max(300)).max(10000),
+  /** Works whose content (not only name) is looked for in the hub's orders (issue #21 item 2). */
+  workUuids: z.array(z.uuid()).max(10000).optional(),
+});
+/** A name's row; or, with workUuid and sameContent, a work whose every file's bytes are already in the order salesOrderNumber. */
+export const RepeatCheckRow = z.object({
+  fileName: z.string(), duplicated: z.boolean(), salesOrderNumber: z.string().nullable(),
+  workUuid: z.string().optional(), sameContent: z.boolean().optional(),
+});

@@ -6,3 +6,5 @@ export * from './admin.ts';
 export * from './triage.ts';
 export * from './check-batch.ts';
 export * from './bulk-fix.ts';
+export * from './suggest.ts';
+export * from './dedupe.ts';

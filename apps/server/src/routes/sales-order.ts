@@ -42,7 +42,7 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   });
 
   app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
-    async (request) => services.orders.repeatCheck(request.customer, request.body.files));
+    async (request) => services.dedupe.repeatCheck(request.customer, request.body));
 
   app.post('/sales_order/:salesOrderNumber/cancel', {
     schema: { tags: ['orders'], description: 'The customer cancels one of the hub\'s orders while it is 待处理; 409 once production started.',

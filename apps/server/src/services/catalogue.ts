@@ -16,7 +16,7 @@ type Page<T> = { items: T[]; total: number };
  * Products a hub may see: not cancelled, and listed for the hub when the hub has a list at all. The hub
  * is a number, or a placeholder in a prepared statement.
  */
-function visibleTo(hubId: number | Placeholder): SQL {
+export function visibleTo(hubId: number | Placeholder): SQL {
   return and(
     eq(products.cancelled, false),
     sql`(not exists (select 1 from ${hubProducts} hp where hp.hub_id = ${hubId})

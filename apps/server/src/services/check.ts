@@ -210,6 +210,9 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
   return {
     check,
 
+    /** The measured items of a work's files, as the check reads them (推荐产品 judges the same items: services/suggest.ts). */
+    measure,
+
     /**
      * checkFiles: many works against one SKU, WORKS_AT_ONCE at a time; each result is what check
      * answers for the work, or its AppError (a work that is gone) as checkFile's 4xx would say it.

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
+import { sha256File } from '../media/hash.ts';
 import { readImageMeta } from '../media/image.ts';
 import { cropImage, formatOf } from '../media/transform.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -33,8 +34,9 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
   }
 
   async function describe(hubId: number, rel: string) {
-    const m = await readImageMeta(store.localPath(hubId, rel));
-    await db.update(storedFiles).set({ meta: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, intact: true } })
+    // New bytes, new hash: a later pick of the original file must not be linked to the cropped one.
+    const [m, sha256] = await Promise.all([readImageMeta(store.localPath(hubId, rel)), sha256File(store.localPath(hubId, rel))]);
+    await db.update(storedFiles).set({ meta: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, intact: true }, sha256 })
       .where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
     await deps.previews.forget(hubId, rel);
     const l = deps.previews.link(hubId, rel, null);

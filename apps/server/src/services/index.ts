@@ -14,6 +14,7 @@ import { createCatalogueService } from './catalogue.ts';
 import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
+import { createDedupeService } from './dedupe.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
@@ -23,6 +24,7 @@ import { createOrderStatusService } from './order-status.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
+import { createSuggestService } from './suggest.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 
@@ -80,6 +82,8 @@ export function createServices(db: Db, config: Config, log: Log) {
     crop: createCropService({ db, store, previews }),
     bulkFix,
     tasks: createTaskService(runner),
+    suggest: createSuggestService({ db, check }),
+    dedupe: createDedupeService({ db, store, urls, config, orders }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

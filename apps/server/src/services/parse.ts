@@ -10,6 +10,7 @@ import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFi
 import { notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
+import { sha256File } from '../media/hash.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import { extractZip, type ZipLeftOut } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -89,13 +90,13 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
           if (kind === 'image') {
             const early = read?.get(p);
             if (early instanceof Error) throw early;
-            const im = early ?? (await readImageMeta(abs));
-            fresh.push({ hubId, path: p, kind: 'image', size, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated, dpiRule: DENSITY_RULE } });
+            const [im, sha256] = await Promise.all([early ?? readImageMeta(abs), row ? null : sha256File(abs)]);
+            fresh.push({ hubId, path: p, kind: 'image', size, sha256, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated, dpiRule: DENSITY_RULE } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
-          const pm = await readPdfMeta(abs);
+          const [pm, sha256] = await Promise.all([readPdfMeta(abs), row ? null : sha256File(abs)]);
           const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x): [number, number] => [x.widthMm, x.heightMm]) };
-          fresh.push({ hubId, path: p, kind: 'pdf', size, meta });
+          fresh.push({ hubId, path: p, kind: 'pdf', size, sha256, meta });
           return { path: p, kind, width: meta.width, height: meta.height, pages: meta.pages, dpi: null };
         } catch (err) {
           const reason = err instanceof MediaError ? err.message : '文件破损，无法读取';
@@ -111,7 +112,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       // A row that exists (metadata of an older rule) takes the new figures and keeps what else it
       // learnt (integrity, PDF pages).
       await db.insert(storedFiles).values(fresh.slice(i, i + INSERT_BATCH))
-        .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { meta: sql`coalesce(${storedFiles.meta}, '{}'::jsonb) || excluded.meta` } });
+        .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { meta: sql`coalesce(${storedFiles.meta}, '{}'::jsonb) || excluded.meta`, sha256: sql`coalesce(${storedFiles.sha256}, excluded.sha256)` } });
     }
     if (paths.length > 0) onProgress?.(paths.length);
     return { files: files.filter((f): f is ParsedFile => f !== null), damaged: damaged.sort((a, b) => naturalCompare(a.filePath, b.filePath)) };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, inArray, sql } from 'drizzle-orm';
-import { LIMITS, MSG, SERVER_MSG, type ChunkAnswer, type StoredFileMeta, type UploadedInfo } from '@portal/contract';
+import { LIMITS, MSG, SERVER_MSG, type ChunkAnswer, type ChunkDone, type StoredFileMeta, type UploadedInfo } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { storedFiles, uploadChunks, uploads } from '../db/schema/index.ts';
@@ -10,6 +10,7 @@ import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
+import { sha256File } from '../media/hash.ts';
 import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { FileUrls } from './file-urls.ts';
@@ -91,6 +92,16 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   return { identifier, chunkIndex, chunkTotal, size, ext, filePath, folderId, chunkSize };
 }
 
+/** What the chunk that completes a file is answered (also a file linked from bytes the hub has, services/dedupe.ts). */
+export function storedAnswer(urls: FileUrls, hubId: number, rel: string, meta: StoredFileMeta): ChunkDone {
+  const url = urls.hubFile(hubId, rel);
+  // Every page's size stays in the database for the file check; the client gets the summary.
+  // The contract's ChunkAnswer names what the client is told: the answer's schema leaves out the rest
+  // (pageSizes, dpiRule, what the check learnt).
+  const { pageSizes: _pages, dpiRule: _rule, intact: _intact, brokenReason: _reason, ...info } = meta;
+  return { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo };
+}
+
 export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; log?: { warn: (o: object, m: string) => void } }) {
   const { db, store, urls } = deps;
 
@@ -155,23 +166,17 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   /** One statement: the stored file's row and the upload's end, together or not at all. Prepared once: it runs for every file. */
   const stored = db.$with('stored').as(db.insert(storedFiles).values({
     hubId: sql.placeholder('hubId'), path: sql.placeholder('path'), kind: sql.placeholder('kind'), size: sql.placeholder('size'), meta: sql.placeholder('meta'),
+    sha256: sql.placeholder('sha256'),
   }).onConflictDoUpdate({
     target: [storedFiles.hubId, storedFiles.path],
-    set: { kind: sql`excluded.kind`, size: sql`excluded.size`, meta: sql`excluded.meta`, originalPath: null, createdAt: sql`now()` },
+    set: { kind: sql`excluded.kind`, size: sql`excluded.size`, meta: sql`excluded.meta`, sha256: sql`excluded.sha256`, originalPath: null, createdAt: sql`now()` },
   }).returning({ id: storedFiles.id }));
   // The chunk rows go with the upload's end (a file sent again under its path starts with none).
   const tidied = db.$with('tidied').as(db.delete(uploadChunks).where(eq(uploadChunks.uploadId, sql.placeholder('uploadId'))).returning({ chunk: uploadChunks.chunk }));
   const storeDone = db.with(stored, tidied).update(uploads).set({ status: 'done', error: null, updatedAt: sql`now()` })
     .where(and(eq(uploads.id, sql.placeholder('uploadId')), sql`exists (select 1 from ${stored})`)).prepare('upload_store_done');
 
-  function answer(hubId: number, rel: string, meta: StoredFileMeta): ChunkAnswer {
-    const url = urls.hubFile(hubId, rel);
-    // Every page's size stays in the database for the file check; the client gets the summary.
-    // The contract's ChunkAnswer names what the client is told: the answer's schema leaves out the rest
-    // (pageSizes, dpiRule, what the check learnt).
-    const { pageSizes: _pages, dpiRule: _rule, intact: _intact, brokenReason: _reason, ...info } = meta;
-    return { state: 200, message: { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo } };
-  }
+  const answer = (hubId: number, rel: string, meta: StoredFileMeta): ChunkAnswer => ({ state: 200, message: storedAnswer(urls, hubId, rel, meta) });
 
   async function describe(hubId: number, rel: string): Promise<ChunkAnswer> {
     const [f] = await db.select({ meta: storedFiles.meta }).from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
@@ -222,12 +227,16 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     const type = sniffType(head);
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
     // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
+    // Its sha256 is read beside the metadata (services/dedupe.ts links these bytes to a later pick).
+    const hashing = sha256File(part.path);
+    hashing.catch(() => {});
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
+    const sha256 = await hashing;
     try {
       await part.publish(rel);
     } catch (err) {
@@ -235,7 +244,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
       throw err;
     }
-    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, uploadId });
+    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256, uploadId });
     // The part's folder is of no use now; its removal need not hold up the answer.
     store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
     return answer(hubId, rel, meta.info);

@@ -27,6 +27,11 @@ export interface FileStore {
   remove(hubId: number, rel: string): Promise<void>;
   move(hubId: number, from: string, to: string): Promise<void>;
   /**
+   * Gives `to` the bytes of `from` without copying them (a hard link; every write of a stored file is a
+   * rename over it, so the two never change each other), atomically replacing a file at `to`.
+   */
+  linkFile(hubId: number, from: string, to: string): Promise<void>;
+  /**
    * Uploads in progress, kept apart from stored files: one folder per upload (its key) holding a
    * `<name>.part` file into which every chunk is written at its own offset. Keep in mind:
    * - writes of one chunk never touch another chunk's bytes, so chunks may be written in any order,
@@ -161,6 +166,18 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       return walk(abs(hubId, relDir), cleanRelativePath(relDir));
     },
     remove: async (hubId, rel) => rm(abs(hubId, rel), { recursive: true, force: true }),
+    async linkFile(hubId, from, to) {
+      const source = abs(hubId, from);
+      const target = await prepare(hubId, to);
+      const tmp = tmpName(target);
+      await link(source, tmp);
+      try {
+        await rename(tmp, target);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
     async move(hubId, from, to) {
       await rename(abs(hubId, from), await prepare(hubId, to));
     },

@@ -38,13 +38,14 @@ export const storedFiles = pgTable('stored_files', {
   path: text('path').notNull(),
   kind: text('kind', { enum: ['image', 'pdf', 'zip'] }).notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
+  /** The bytes' sha256 (hex), computed by the server when it stores them: what lets bytes the hub already has be linked, not sent again. */
   sha256: text('sha256'),
   /** What was read from the file once (@portal/contract StoredFileMeta): an image's pixels and dpi, a PDF's pages. */
   meta: jsonb('meta').$type<StoredFileMeta>(),
   /** Path of the kept original after a crop, for undo. */
   originalPath: text('original_path'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('stored_files_path_uq').on(t.hubId, t.path)]);
+}, (t) => [uniqueIndex('stored_files_path_uq').on(t.hubId, t.path), index('stored_files_sha256_idx').on(t.hubId, t.sha256)]);
 
 export type WorkFile = {
   fileName: string;

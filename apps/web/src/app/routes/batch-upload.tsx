@@ -10,6 +10,7 @@ import { checkFlowOf, CheckProgressBar, renderCheckEntryActions, FileCheckHost, 
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
+import { SuggestPanel } from '../../features/suggest/index.ts';
 import { UploadArea } from '../../features/upload/index.ts';
 import { installTestHook, WorksFooter, WorksTable, computeTotals } from '../../features/works-table/index.ts';
 
@@ -97,6 +98,7 @@ export function BatchUploadRoute() {
       </Typography.Title>
       <UploadArea renderEntryActions={renderCheckEntryActions} />
       <CheckProgressBar />
+      <SuggestPanel />
       {/* Each group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用) open 批量修复 for the group's files. */}
       <TriagePanel renderActions={(g) => <BulkFixActions files={g.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath }))} />} />
       <Card

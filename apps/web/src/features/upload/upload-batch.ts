@@ -19,6 +19,7 @@
 import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
+import { createLinker } from '../dedupe/index.ts';
 import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
@@ -66,7 +67,7 @@ function createUploadFlow(page: Batch) {
 
   const batches = new Map<string, PickRound>();
   let batchSeq = 0;
-  const uploader = createUploader(page, (id) => onFileSettled(id));
+  const uploader = createUploader(page, (id) => onFileSettled(id), createLinker());
 
   // --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
   // Not p-limit: an item queued twice is parsed once, and a removed item leaves the queue (p-limit can

@@ -33,6 +33,7 @@ import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { extensionOf } from './lib/pick.ts';
 import { bytesSent, createBatcher } from './lib/progress.ts';
 import type { Batch } from '../batch/index.ts';
+import type { Linker } from '../dedupe/index.ts';
 
 /** Six: what a browser opens to one host over HTTP/1.1; more would queue and hold up the page's other calls. */
 const REQUESTS_AT_ONCE = 6;
@@ -137,7 +138,11 @@ function createSlots(max: number) {
 }
 
 /** An uploader that writes its files' progress and state into `uploads` (the page's batch). */
-export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUploadBytes'>, onSettled: SettledListener) {
+/**
+ * `linker` (features/dedupe): asked before a file's first chunk whether the hub already stores its
+ * bytes; a file it links is done without a byte sent.
+ */
+export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUploadBytes'>, onSettled: SettledListener, linker?: Linker) {
   const { patchUploadFile, setUploadBytes } = uploads;
   const jobs = new Map<string, Running>();
   const requests = createSlots(REQUESTS_AT_ONCE);
@@ -224,7 +229,10 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     sending.add(id);
     patchUploadFile(id, { status: 'uploading', error: undefined });
     try {
-      const result = await sendFile(job);
+      // A file already partly sent (a retry) goes on being sent.
+      const linked = linker && job.acknowledged.size === 0 ? await linker.tryLink(job, job.controller.signal) : null;
+      if (!jobs.has(id) || job.controller.signal.aborted) return;
+      const result = linked ?? (await sendFile(job));
       if (!jobs.has(id)) return;
       job.holds = undefined;
       progress.forget(id);
@@ -256,6 +264,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
       for (const job of newJobs) {
         jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), inFlight: new Map(), controller: new AbortController() });
         queue.push(job.id);
+        linker?.prepare(job);
       }
       pump();
     },

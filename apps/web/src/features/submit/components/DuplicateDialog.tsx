@@ -34,7 +34,9 @@ export function DuplicateDialog({ rows, onCancel, onConfirm }: DuplicateDialogPr
         render: (_: unknown, r) => (
           <Space size={4} wrap>
             {r.duplicated && <Tag color="orange">文件名重复</Tag>}
-            {r.salesOrderNumber && <Tag color="blue">已下单 {r.salesOrderNumber}</Tag>}
+            {r.salesOrderNumber && (r.sameContent
+              ? <Tag color="purple">内容已下单 {r.salesOrderNumber}</Tag>
+              : <Tag color="blue">已下单 {r.salesOrderNumber}</Tag>)}
           </Space>
         ),
       },

@@ -68,6 +68,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
       const answer = await repeatFileNameCheck(
         customerHubId,
         rows.map((r) => r.fileName),
+        rows.map((r) => r.uuid),
       );
       const listed = duplicateRowsOf(rows, answer);
       if (listed.length > 0) {

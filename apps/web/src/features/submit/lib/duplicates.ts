@@ -15,6 +15,8 @@ export interface DuplicateRow {
   fileName: string;
   duplicated: boolean;
   salesOrderNumber: string | null;
+  /** The work's content (its files' bytes) is already in the order salesOrderNumber, whatever its name. */
+  sameContent?: boolean;
   /** Unset until the customer chooses. */
   operatingResult?: DuplicateChoice;
 }
@@ -28,7 +30,12 @@ export function duplicateRowsOf(
   answer: readonly RepeatCheckRow[],
 ): DuplicateRow[] {
   const byName = new Map<string, RepeatCheckRow>();
+  const byContent = new Map<string, string>();
   for (const a of answer) {
+    if (a.sameContent && a.workUuid) {
+      if (a.salesOrderNumber) byContent.set(a.workUuid, a.salesOrderNumber);
+      continue;
+    }
     const seen = byName.get(a.fileName);
     byName.set(a.fileName, {
       fileName: a.fileName,
@@ -39,8 +46,12 @@ export function duplicateRowsOf(
   const out: DuplicateRow[] = [];
   works.forEach((w, i) => {
     const a = byName.get(w.fileName);
-    if (a && (a.duplicated || a.salesOrderNumber)) {
-      out.push({ uuid: w.uuid, position: i + 1, articleName: w.articleName, fileName: w.fileName, duplicated: a.duplicated, salesOrderNumber: a.salesOrderNumber });
+    const content = byContent.get(w.uuid);
+    if ((a && (a.duplicated || a.salesOrderNumber)) || content) {
+      out.push({
+        uuid: w.uuid, position: i + 1, articleName: w.articleName, fileName: w.fileName, duplicated: a?.duplicated ?? false,
+        salesOrderNumber: a?.salesOrderNumber ?? content ?? null, ...(content ? { sameContent: true } : {}),
+      });
     }
   });
   return out;

@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { and, eq, like } from 'drizzle-orm';
+import { storedFiles } from '../../src/db/schema/index.ts';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
+import { pollTask, sha256, uploadFile } from '../helpers/upload.ts';
+import { makeZip } from '../helpers/zips.ts';
+
+/** A real 6寸 JPEG; `seed` makes its bytes its own. */
+const photo = (seed: number) => sharp({ create: { width: 1795, height: 1205, channels: 3, background: { r: seed % 256, g: (seed * 7) % 256, b: 90 } } })
+  .jpeg({ quality: 85 }).withMetadata({ density: 300 }).toBuffer();
+
+type Work = { uuid: string; articleName: string; fileName: string; filePath: string };
+type LinkAnswer = { linked: boolean; state?: number; message?: { status: number; filePath: string; accessUrl: string; info: Record<string, number> } };
+
+describe.each(DB_KINDS)('bytes the shop already has are not sent, on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+
+  const known = async (token: string, hashes: string[]) => {
+    const res = await t.call('POST', '/api/files/knownHashes', { token, body: { hashes } });
+    return { status: res.status, body: (await res.json()) as { known: string[] } };
+  };
+  const link = async (token: string, body: { folderId: string; filePath: string; size: number; sha256: string }) => {
+    const res = await t.call('POST', '/api/files/linkFile', { token, body });
+    return { status: res.status, text: await res.clone().text(), body: (await res.json()) as LinkAnswer };
+  };
+  const row = async (hubId: number, path: string) => (await t.db.db.select().from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, path))))[0];
+  const parse = async (token: string, filePath: string) => {
+    const res = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(filePath)}`, { token });
+    return ((await res.json()) as { state: number; message: { works: Work[]; taskId?: string } });
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+  });
+  afterAll(async () => t?.close());
+
+  it('records the sha256 of the bytes of every stored file: chunked uploads, zip entries, crops', async () => {
+    const big = Buffer.concat([await photo(1), randomBytes(5_000_000)]);
+    const up = await uploadFile(t, demo, big, 'big.jpg', { parallel: true });
+    expect(up.done).toBeDefined();
+    expect((await row(1, `upload/${up.folderId}/big.jpg`))!.sha256).toBe(sha256(big));
+
+    const a = await photo(2);
+    const b = await photo(3);
+    const zip = await makeZip([['相册/a.jpg', a], ['相册/b.jpg', b]]);
+    const z = await uploadFile(t, demo, zip, '相册.zip');
+    expect((await row(1, `upload/${z.folderId}/相册.zip`))!.sha256).toBe(sha256(zip));
+    const parsed = await parse(demo, `upload/${z.folderId}/相册.zip`);
+    if (parsed.message.taskId) expect((await pollTask(t, demo, parsed.message.taskId)).message.status).toBe('finished');
+    const entries = await t.db.db.select({ path: storedFiles.path, sha256: storedFiles.sha256 }).from(storedFiles)
+      .where(and(eq(storedFiles.hubId, 1), like(storedFiles.path, `unzip/${z.folderId}/%`)));
+    expect(entries.map((e) => [e.path.slice(e.path.lastIndexOf('/') + 1), e.sha256]).sort()).toEqual([['a.jpg', sha256(a)], ['b.jpg', sha256(b)]]);
+
+    const c = await photo(4);
+    const cu = await uploadFile(t, demo, c, 'c.jpg');
+    const rel = `upload/${cu.folderId}/c.jpg`;
+    const crop = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path: rel, x: 0, y: 0, width: 1000, height: 800, scale: 100, rotation: 0 } });
+    expect(crop.status).toBe(200);
+    const onDisk = await readFile(t.app.services.store.localPath(1, rel));
+    expect((await row(1, rel))!.sha256).toBe(sha256(onDisk));
+    expect(sha256(onDisk)).not.toBe(sha256(c));
+  });
+
+  it('links bytes of the same hub into a new batch: the same bytes, metadata and answer as an upload', async () => {
+    const bytes = await photo(10);
+    const first = await uploadFile(t, demo, bytes, '旅行/p1.jpg');
+    const h = sha256(bytes);
+    const unknown = sha256(randomBytes(32));
+    expect((await known(demo, [h, unknown])).body).toEqual({ known: [h] });
+
+    const folderId = randomUUID();
+    const res = await link(demo, { folderId, filePath: '旅行/p1.jpg', size: bytes.length, sha256: h });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ linked: true, state: 200, message: { status: 300, filePath: `upload/${folderId}/旅行/p1.jpg`, info: first.done!.body.message.info } });
+    // The bytes served at the linked file's URL are the uploaded bytes.
+    const served = Buffer.from(await (await fetch(t.url + res.body.message!.accessUrl)).arrayBuffer());
+    expect(sha256(served)).toBe(h);
+    // A chunk of it is known to testChunks, and the batch parses into its work as an upload would.
+    const test = await t.call('GET', `/api/files/updateFile?identifier=x&chunkIndex=1&chunkTotal=1&size=${bytes.length}&filePath=${encodeURIComponent('旅行/p1.jpg')}&ext=jpg&folderId=${folderId}`, { token: demo });
+    expect(test.status).toBe(200);
+    const parsed = await parse(demo, `upload/${folderId}/旅行`);
+    expect(parsed.message.works.map((w) => w.articleName)).toEqual(['旅行']);
+  });
+
+  it('another hub\'s hash links nothing and is answered exactly as a hash no hub has', async () => {
+    const bytes = await photo(20);
+    await uploadFile(t, demo, bytes, 'mine.jpg');
+    const h = sha256(bytes);
+    const unknown = sha256(randomBytes(32));
+    expect((await known(partial, [h])).body).toEqual({ known: [] });
+    const folderId = randomUUID();
+    const theirs = await link(partial, { folderId, filePath: 'stolen.jpg', size: bytes.length, sha256: h });
+    const none = await link(partial, { folderId, filePath: 'stolen.jpg', size: bytes.length, sha256: unknown });
+    expect([theirs.status, theirs.text]).toEqual([none.status, none.text]);
+    expect(theirs.body).toEqual({ linked: false });
+    expect(await row(2, `upload/${folderId}/stolen.jpg`)).toBeUndefined();
+    expect((await t.app.services.store.stat(2, `upload/${folderId}/stolen.jpg`))).toBeNull();
+    // Hub 2's own copy of the same bytes, sent by hub 2, is its own to link.
+    await uploadFile(t, partial, bytes, 'own.jpg');
+    expect((await link(partial, { folderId, filePath: 'own-again.jpg', size: bytes.length, sha256: h })).body.linked).toBe(true);
+  });
+
+  it('links only under a name of the same kind and size, and refuses a bad path as an upload would', async () => {
+    const bytes = await photo(30);
+    await uploadFile(t, demo, bytes, 'k.jpg');
+    const h = sha256(bytes);
+    const folderId = randomUUID();
+    expect((await link(demo, { folderId, filePath: 'k.png', size: bytes.length, sha256: h })).body).toEqual({ linked: false });
+    expect((await link(demo, { folderId, filePath: 'k.jpg', size: bytes.length + 1, sha256: h })).body).toEqual({ linked: false });
+    const bad = await link(demo, { folderId, filePath: '../k.jpg', size: bytes.length, sha256: h });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('文件路径不合法');
+    const type = await link(demo, { folderId, filePath: 'k.txt', size: bytes.length, sha256: h });
+    expect(type.status).toBe(400);
+    expect(type.text).toContain('只能上传.zip,.pdf,.png,.jpg');
+  });
+
+  it('the duplicate check names a work whose content is already in an order of the hub, with the order number', async () => {
+    const sku = await findSku(t, demo, 'PH-6');
+    const bytes = await photo(40);
+    const a = await uploadFile(t, demo, bytes, '海边.jpg');
+    const pa = await parse(demo, `upload/${a.folderId}/海边.jpg`);
+    expect(pa, JSON.stringify(pa)).toHaveProperty('message.works');
+    const [ordered] = pa.message.works;
+    await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: ordered!.filePath, workUuid: ordered!.uuid } });
+    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified', works: [
+      { uuid: ordered!.uuid, articleName: ordered!.articleName, filePath: ordered!.filePath, quantity: 1, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
+    const placedBody = await placed.clone().text();
+    expect(placed.status, placedBody).toBe(200);
+    const no = ((await placed.json()) as { message: { orders: Array<{ salesOrderNumber: string }> } }).message.orders[0]!.salesOrderNumber;
+
+    // The same bytes under another name, and other bytes under the ordered name.
+    const b = await uploadFile(t, demo, bytes, 'renamed.jpg');
+    const [same] = (await parse(demo, `upload/${b.folderId}/renamed.jpg`)).message.works;
+    const c = await uploadFile(t, demo, await photo(41), 'fresh.jpg');
+    const [other] = (await parse(demo, `upload/${c.folderId}/fresh.jpg`)).message.works;
+    const res = await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 1, files: ['renamed.jpg', 'fresh.jpg'], workUuids: [same!.uuid, other!.uuid] } });
+    const rows = (await res.json()) as Array<Record<string, unknown>>;
+    expect(rows).toEqual([
+      { fileName: 'renamed.jpg', duplicated: false, salesOrderNumber: null },
+      { fileName: 'fresh.jpg', duplicated: false, salesOrderNumber: null },
+      { fileName: 'renamed.jpg', duplicated: false, salesOrderNumber: no, workUuid: same!.uuid, sameContent: true },
+    ]);
+
+    // Hub 2 with the same bytes: its own orders only, so nothing.
+    const d = await uploadFile(t, partial, bytes, 'x.jpg');
+    const [theirs] = (await parse(partial, `upload/${d.folderId}/x.jpg`)).message.works;
+    const r2 = await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: partial, body: { files: ['x.jpg'], workUuids: [theirs!.uuid] } });
+    expect(await r2.json()).toEqual([{ fileName: 'x.jpg', duplicated: false, salesOrderNumber: null }]);
+    // Another hub's work uuid names nothing.
+    const r3 = await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: partial, body: { files: [], workUuids: [same!.uuid] } });
+    expect(await r3.json()).toEqual([]);
+  });
+
+  it('a customer needs a token', async () => {
+    expect((await t.call('POST', '/api/files/knownHashes', { body: { hashes: [] } })).status).toBe(401);
+    expect((await t.call('POST', '/api/files/linkFile', { body: {} })).status).toBe(401);
+  });
+});
