@@ -63,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     (err: unknown) => app.log.warn({ err }, 'could not take back the uploads of dead processes'));
   if (config.runWorker) {
     services.runner.start();
+    services.webhookRunner.start();
     const sweep = () => services.uploads.sweepAbandoned().catch((err) => app.log.warn({ err }, 'sweep of abandoned uploads failed'));
     const sweeper = setInterval(sweep, 10 * 60_000);
     sweeper.unref();
@@ -71,7 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   // Stop taking work and let running tasks finish before the database closes; then pdf.js's threads.
   app.addHook('onClose', async () => {
-    await services.runner.stop();
+    await Promise.all([services.runner.stop(), services.webhookRunner.stop()]);
     await closePdfJs();
     if (!options.db) await handle.close();
   });

@@ -17,10 +17,13 @@ import { createParseService, type ParseJob, type ParseResult } from './parse.ts'
 import { createPreviewService } from './previews.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
+import { createWebhookService, type WebhookJob, type WebhookJobResult } from './webhooks.ts';
 
 /** The long tasks of this server, by name. */
 type Jobs = { parse: { payload: ParseJob; result: ParseResult & Record<string, unknown> } };
 const JOB_NAMES = ['parse'] as const satisfies ReadonlyArray<keyof Jobs>;
+/** The webhook lane: a runner of its own, so a slow receiver never holds up a customer's parse. */
+type WebhookJobs = { webhook: { payload: WebhookJob; result: WebhookJobResult } };
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
@@ -33,15 +36,23 @@ export function createServices(db: Db, config: Config, log: Log) {
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
   runner.assertComplete();
+  // Attempts are bounded by the delivery (WEBHOOK_MAX_ATTEMPTS), not by the runner: a re-run after a crash
+  // is not the receiver's failure.
+  const webhookRunner = createTaskRunner<WebhookJobs>({ db, log, names: ['webhook'], concurrency: 4, maxAttempts: Infinity, pollMs: 500 });
+  const webhooks = createWebhookService({ db, config, insertTasks: (tx, tasks) => webhookRunner.insertIn(tx, tasks), poke: webhookRunner.poke });
+  webhookRunner.register('webhook', (payload, ctx) => webhooks.deliver(payload, ctx));
+  webhookRunner.assertComplete();
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
   const check = createCheckService({ db, store, catalogue, previews });
-  const orders = createOrderService({ db, check, catalogue, accounts });
+  const orders = createOrderService({ db, check, catalogue, accounts, webhooks });
   return {
     urls,
     store,
     runner,
+    webhookRunner,
+    webhooks,
     parse,
     accounts,
     catalogue,

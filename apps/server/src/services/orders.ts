@@ -10,6 +10,7 @@ import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
 import { escapeLike } from '../db/like.ts';
+import type { WebhookService } from './webhooks.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -34,7 +35,7 @@ function checkLocation(name: string, l: OrderLocation | undefined) {
  * then one sales order per work is written in one transaction. The idempotency key makes a repeated
  * submit answer the first result and create nothing.
  */
-export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService }) {
+export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; webhooks: WebhookService }) {
   const { db } = deps;
 
   /** Prices and verifies one work; `problem` names why it cannot be ordered (null when it can). */
@@ -126,7 +127,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
 
       const totalAmount = totalOf(quoted);
-      return db.transaction(async (tx) => {
+      const placed = await db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
           hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
           totalAmount: totalAmount.toFixed(2), answer: {},
@@ -160,8 +161,19 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
         };
         await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
+        // order.created for each order, in this transaction: the ERP hears of exactly the orders that exist.
+        await deps.webhooks.emitIn(tx, rows.map((r) => ({
+          type: 'order.created' as const, hubId: r.hubId, salesOrderNumber: r.salesOrderNumber, at: batch.createdAt,
+          data: {
+            salesOrderNumber: r.salesOrderNumber, customerHubId: r.hubId, customerId: r.customerId, batchId: r.batchId, articleName: r.articleName,
+            productId: r.productId, productName: r.productName, propertyConfigId: r.propertyConfigId, sku: r.sku, quantity: r.quantity,
+            pageCount: r.pageCount, amount: r.amount, deliveryMethod: r.deliveryMethod, orderLocations: r.orderLocations, createdAt: batch.createdAt.toISOString(),
+          },
+        })));
         return answer;
       });
+      deps.webhooks.afterCommit();
+      return placed;
     },
 
     async list(caller: Caller, q: { page: number; size: number }): Promise<{ items: SalesOrder[]; total: number }> {
