@@ -16,6 +16,8 @@ import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { adminProductionRoutes } from './routes/admin-production.ts';
+import { adminWebhookRoutes } from './routes/admin-webhooks.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
@@ -122,6 +124,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
+    await api.register(adminProductionRoutes, { services, prefix: '/admin' });
+    await api.register(adminWebhookRoutes, { services, prefix: '/admin' });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

@@ -15,6 +15,7 @@ import { createOrderService } from './orders.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
+import { createProductionService } from './production.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
 import { createWebhookService, type WebhookJob, type WebhookJobResult } from './webhooks.ts';
@@ -65,6 +66,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     check,
     orders,
     crop: createCropService({ db, store, previews }),
+    production: createProductionService({ db, store, catalogue, urls, ticketFont: config.ticketFont }),
     tasks: createTaskService(runner),
   };
 }
