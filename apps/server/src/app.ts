@@ -16,8 +16,8 @@ import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
-import { adminProductionRoutes } from './routes/admin-production.ts';
-import { adminWebhookRoutes } from './routes/admin-webhooks.ts';
+import { adminRoutes } from './routes/admin/index.ts';
+import { productionDownloadRoutes } from './routes/admin/production.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
@@ -114,7 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { docExpansion: 'list' } });
-  await app.register(authPlugin, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds });
+  await app.register(authPlugin, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, checkSession: services.accounts.checkSession });
 
   await app.register(async (api) => {
     await api.register(authRoutes, { services });
@@ -124,8 +124,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
-    await api.register(adminProductionRoutes, { services, prefix: '/admin' });
-    await api.register(adminWebhookRoutes, { services, prefix: '/admin' });
+    // Everything under /api/admin is for operators only: plugins/auth.ts refuses anyone else by this prefix.
+    await api.register(adminRoutes, { services, prefix: '/admin' });
+    await api.register(productionDownloadRoutes, { services });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

@@ -16,10 +16,11 @@ export const AuthenticateBody = z.object({
   rememberMe: z.boolean().optional(),
 });
 export const AuthenticateAnswer = z.object({ id_token: z.string() });
+/** An operator (authorities ROLE_OPERATOR) has no customer and no hub: both are null. */
 export const Account = z.object({
   login: z.string(),
-  customerId: z.number().int(),
-  customerHubId: z.number().int(),
+  customerId: z.number().int().nullable(),
+  customerHubId: z.number().int().nullable(),
   authorities: z.array(z.string()),
 });
 export type Account = z.infer<typeof Account>;

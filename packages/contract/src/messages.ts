@@ -70,6 +70,13 @@ export const SERVER_MSG = {
   tooManyLogins: '登录尝试过多，请稍后再试',
   unauthenticated: '请先登录',
   forbidden: '无权访问该资源',
+  /** A disabled login at login, and its tokens afterwards. */
+  loginDisabled: '该账号已停用，请联系印刷厂',
+  /** A token given out before the password was reset. */
+  sessionExpired: '登录已失效，请重新登录',
+  /** A customer's token on an operator route (/api/admin), or an operator's on a customer route. */
+  operatorsOnly: '仅限印刷厂操作员访问',
+  customersOnly: '操作员账号不能使用客户功能',
   notFound: '资源不存在',
   badRequest: '请求参数不正确',
   internal: '服务器内部错误，请稍后重试',

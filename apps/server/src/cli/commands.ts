@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DbHandle } from '../db/client.ts';
 import { AddCustomerError, addCustomer } from '../db/seed/customers.ts';
+import { addOperator } from '../db/seed/operators.ts';
 import {
   CatalogueImportError, catalogueStoreDirs, formatProblem, importCatalogue, parseCatalogueFile, type EntityCounts, type ImportSummary,
 } from '../db/seed/import.ts';
@@ -137,6 +138,43 @@ export async function runAddCustomer(argv: string[], deps: CliDeps): Promise<num
       hub, hubName: values['hub-name'], batchAddress: values['batch-address'], login: values.login, password: values.password, customer: values.customer,
     });
     deps.out(`已添加登录 ${r.login}（用户 ${r.userId}）: 客户中心 ${r.hubId}${r.hubCreated ? '（新建）' : ''}，客户 ${r.customerName}（${r.customerId}${r.customerCreated ? '，新建' : ''}）`);
+    return 0;
+  } catch (e) {
+    if (e instanceof AddCustomerError) {
+      deps.err(e.message);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await handle.close();
+  }
+}
+
+export const ADD_OPERATOR_USAGE = `用法: npm run add-operator -- <登录名> <密码>
+  添加印刷厂操作员登录（使用 /admin 操作台，可查看所有客户中心）。
+使用内嵌数据库（未设置 DATABASE_URL）时，请先停止服务器再执行。`;
+
+export async function runAddOperator(argv: string[], deps: CliDeps): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    deps.err(`${e instanceof Error ? e.message : String(e)}\n${ADD_OPERATOR_USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    deps.out(ADD_OPERATOR_USAGE);
+    return 0;
+  }
+  const [login, password, ...extra] = args.positionals;
+  if (login === undefined || password === undefined || extra.length) {
+    deps.err(ADD_OPERATOR_USAGE);
+    return 2;
+  }
+  const handle = await deps.open();
+  try {
+    const r = await addOperator(handle.db, { login, password });
+    deps.out(`已添加操作员 ${r.login}（${r.id}）`);
     return 0;
   } catch (e) {
     if (e instanceof AddCustomerError) {

@@ -17,6 +17,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     // A login guessed at from many addresses: every try of it waits, its owner's too.
     if (verdict.slowdownMs > 0) await setTimeout(verdict.slowdownMs);
     const user = await services.accounts.verifyLogin(username, password);
+    // The password was right: say why the door stays shut rather than let them retype it.
+    if (user === 'disabled') throw unauthorized(SERVER_MSG.loginDisabled);
     if (!user) {
       await services.loginGuard.fail(request.ip, username);
       throw unauthorized(SERVER_MSG.badCredentials);
@@ -25,9 +27,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     return { id_token: signToken(app, user) };
   });
 
-  app.get('/account', { schema: { tags: ['login'], response: { 200: Account } } }, async (request) => {
+  app.get('/account', { config: { anyRole: true }, schema: { tags: ['login'], response: { 200: Account } } }, async (request) => {
     const u = request.user;
-    return { login: u.login, customerId: u.customerId, customerHubId: u.hubId, authorities: u.authorities };
+    return u.role === 'operator'
+      ? { login: u.login, customerId: null, customerHubId: null, authorities: u.authorities }
+      : { login: u.login, customerId: u.customerId, customerHubId: u.hubId, authorities: u.authorities };
   });
 
   app.get('/health', { config: { public: true }, schema: { tags: ['ops'], response: { 200: z.object({ status: z.literal('ok') }) } } },

@@ -39,11 +39,11 @@ export const customerHubRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.get('/customer-hubs/getProductDetails', {
     schema: { tags, querystring: ProductDetailsQuery, response: { 200: ProductDetailsAnswer } },
-  }, async (request) => ({ state: 200 as const, message: await catalogue.productDetails(request.user.hubId, request.query.productId) }));
+  }, async (request) => ({ state: 200 as const, message: await catalogue.productDetails(request.customer.hubId, request.query.productId) }));
 
   app.get('/price-lines/getByPriceTypeAndIdAndPropertyConfigId', {
     schema: { tags, querystring: PriceQuery, response: { 200: PriceAnswer } },
-  }, async (request) => catalogue.customerPrice(request.user.hubId, request.user.customerId, request.query));
+  }, async (request) => catalogue.customerPrice(request.customer.hubId, request.customer.customerId, request.query));
 
   app.get('/templates/:componentId/:fileName', {
     config: { public: true },

@@ -34,7 +34,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
       querystring: z.record(z.string(), z.string().max(4096)),
     },
   }, async (request, reply) => {
-    const stored = await services.uploads.hasChunk(request.user.hubId, request.query);
+    const stored = await services.uploads.hasChunk(request.customer.hubId, request.query);
     return stored ? { state: 200, message: { status: 200 } } : reply.status(204).send();
   });
 
@@ -67,7 +67,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
           part.file.resume();
         } else {
           const file = part.file;
-          answer = services.uploads.receiveChunk(request.user.hubId, fields, file).finally(() => file.resume());
+          answer = services.uploads.receiveChunk(request.customer.hubId, fields, file).finally(() => file.resume());
           await answer.catch(() => {});
         }
       }
@@ -91,7 +91,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     if (!signed) {
       // Without a valid signature the file is served only to its own hub's logged-in customer.
       const caller = await request.jwtVerify().then(() => request.user, () => null);
-      if (!caller || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      if (caller?.role !== 'customer' || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     const file = await services.files.open(hubId, rel);
     const name = rel.slice(rel.lastIndexOf('/') + 1);
@@ -106,7 +106,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
 
   app.post('/files/deleteFile', {
     schema: { tags, body: z.object({ filePath: z.string().min(1).max(1024) }), response: { 200: z.object({ state: z.literal(200), message: z.object({ deleted: z.number().int() }) }) } },
-  }, async (request) => ({ state: 200 as const, message: { deleted: await services.files.remove(request.user.hubId, request.body.filePath) } }));
+  }, async (request) => ({ state: 200 as const, message: { deleted: await services.files.remove(request.customer.hubId, request.body.filePath) } }));
 };
 
 export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -119,7 +119,7 @@ export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     const rel = request.params['*'];
     if (!services.previews.verify(hubId, rel, request.query.exp, request.query.sig)) {
       const caller = await request.jwtVerify().then(() => request.user, () => null);
-      if (!caller || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      if (caller?.role !== 'customer' || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     // The browser gave up on this picture (dialog closed, thumbnail scrolled away): drop its place in line.
     const gone = new AbortController();
@@ -134,15 +134,15 @@ export const fixRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   const tags = ['check'];
 
   app.post('/files/cropImg', { schema: { tags, body: CropBody, response: { 200: CropAnswer } } },
-    async (request) => services.crop.crop(request.user.hubId, request.body));
+    async (request) => services.crop.crop(request.customer.hubId, request.body));
 
   app.post('/files/undoCrop', { schema: { tags, body: z.object({ path: z.string().min(1).max(1024) }), response: { 200: CropAnswer } } },
-    async (request) => services.crop.undo(request.user.hubId, request.body.path));
+    async (request) => services.crop.undo(request.customer.hubId, request.body.path));
 
   app.post('/files/sortWorkFiles', { schema: { tags, body: SortWorkFilesBody, response: { 200: SortWorkFilesAnswer } } },
-    async (request) => services.check.sort(request.user.hubId, request.body));
+    async (request) => services.check.sort(request.customer.hubId, request.body));
 
   app.post('/sales_order/checkFile', {
     schema: { tags, description: 'Checks a work against a SKU. A failing check is an answer (HTTP 200, state 400), not an HTTP error.', body: CheckFileBody, response: { 200: CheckFileAnswer } },
-  }, async (request) => (await services.check.check(request.user.hubId, request.body)).answer);
+  }, async (request) => (await services.check.check(request.customer.hubId, request.body)).answer);
 };

@@ -8,7 +8,7 @@ export const locationRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   const { locations } = services;
 
   app.post('/customer-locations/byCondition', { schema: { tags, body: ByConditionBody, response: { 200: z.array(CustomerLocation) } } },
-    async (request) => locations.byCondition(request.user, request.body));
+    async (request) => locations.byCondition(request.customer, request.body));
 
   app.get('/location-provinces', { schema: { tags, response: { 200: z.array(Region) } } }, async () => locations.provinces());
 

@@ -12,7 +12,7 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       querystring: ParseQuery,
       response: { 200: ParseAnswer },
     },
-  }, async (request) => services.parse.parse(request.user.hubId, request.query.filePath));
+  }, async (request) => services.parse.parse(request.customer.hubId, request.query.filePath));
 
   app.get('/long-time-tasks/:taskId', {
     schema: {
@@ -20,27 +20,27 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       params: z.object({ taskId: z.uuid() }),
       response: { 200: LongTaskAnswer },
     },
-  }, async (request) => services.tasks.status(request.user.hubId, request.params.taskId));
+  }, async (request) => services.tasks.status(request.customer.hubId, request.params.taskId));
 
   app.get('/sales_order/getPreviewImg', {
     schema: { tags, querystring: z.object({ filePath: z.string().min(1).max(1024), t: z.string().max(30).optional() }),
       response: { 200: z.array(z.object({ name: z.string(), relativeUrl: z.string(), url: z.string() })) } },
-  }, async (request) => services.previews.list(request.user.hubId, request.query.filePath));
+  }, async (request) => services.previews.list(request.customer.hubId, request.query.filePath));
 
   app.post('/sales_order/batch', {
     schema: { tags: ['orders'], description: 'Places one sales order per work in one transaction; re-checks and re-prices every work; idempotent by idempotencyKey.', body: BatchOrderBody, response: { 200: BatchOrderAnswer } },
-  }, async (request) => services.orders.placeBatch(request.user, request.body));
+  }, async (request) => services.orders.placeBatch(request.customer, request.body));
 
   app.post('/sales_order/quote', {
     schema: { tags: ['orders'], description: 'What the batch would cost, and why a work cannot be ordered, without ordering.', body: QuoteBody, response: { 200: QuoteAnswer } },
-  }, async (request) => services.orders.quote(request.user, request.body.works));
+  }, async (request) => services.orders.quote(request.customer, request.body.works));
 
   app.get('/sales_order', { schema: { tags: ['orders'], querystring: OrdersQuery, response: { 200: z.array(SalesOrder) } } }, async (request, reply) => {
-    const { items, total } = await services.orders.list(request.user, request.query);
+    const { items, total } = await services.orders.list(request.customer, request.query);
     reply.header('x-total-count', String(total));
     return items;
   });
 
   app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
-    async (request) => services.orders.repeatCheck(request.user, request.body.files));
+    async (request) => services.orders.repeatCheck(request.customer, request.body.files));
 };

@@ -5,6 +5,7 @@ import { createTaskRunner } from '../jobs/runner.ts';
 import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
 import { createAccountService } from './accounts.ts';
+import { createAdminHubService } from './admin-hubs.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
@@ -56,6 +57,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     webhooks,
     parse,
     accounts,
+    adminHubs: createAdminHubService(db),
     catalogue,
     locations: createLocationService(db),
     loginGuard: createLoginGuard(db, config.login),

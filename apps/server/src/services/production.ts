@@ -132,7 +132,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       const orders = await ordersOf(sel);
       const key = selectionKey(sel);
       return {
-        url: `/api/admin/production/zip?sel=${encodeURIComponent(key)}&${deps.urls.signQuery(`prod:${key}`)}`,
+        url: `/api/downloads/production?sel=${encodeURIComponent(key)}&${deps.urls.signQuery(`prod:${key}`)}`,
         fileName: zipName(sel),
         orders: orders.map((o) => ({ salesOrderNumber: o.salesOrderNumber, articleName: o.articleName, files: o.files.length })),
       };

@@ -24,8 +24,27 @@ export const users = pgTable('users', {
   customerId: integer('customer_id').notNull().references(() => customers.id),
   hubId: integer('hub_id').notNull().references(() => customerHubs.id),
   authorities: jsonb('authorities').$type<string[]>().notNull(),
+  /** A disabled login cannot log in, and its tokens are refused from the next call on (plugins/auth.ts). */
+  disabled: boolean('disabled').notNull().default(false),
+  /** Part of every token; raised by a password reset so the tokens given out before stop working. */
+  tokenVersion: integer('token_version').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('users_login_uq').on(t.login)]);
+
+/**
+ * A login of the shop's own staff (role operator): sees every hub through /api/admin and nothing else.
+ * A table of its own rather than a users row without a hub, so no customer route can ever meet a caller
+ * without a hub, and a customer row can never be turned into an operator by an authorities edit.
+ * Login names are unique across both tables (checked when either is added).
+ */
+export const operators = pgTable('operators', {
+  id: serial('id').primaryKey(),
+  login: text('login').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  disabled: boolean('disabled').notNull().default(false),
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('operators_login_uq').on(t.login)]);
 
 /** Which products a hub may order. A hub with no rows here sees the whole catalogue. */
 export const hubProducts = pgTable('hub_products', {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { customerHubs, customers, users } from '../schema/index.ts';
+import { customerHubs, customers, operators, users } from '../schema/index.ts';
 import { hashPassword } from './passwords.ts';
 
 export type AddCustomerInput = {
@@ -33,16 +33,26 @@ export class AddCustomerError extends Error {
   }
 }
 
+/** The trimmed login name when it and the password may be used for a new login; else AddCustomerError. */
+export function checkNewLogin(rawLogin: string, password: string): string {
+  const login = rawLogin.trim();
+  if (!/^[^\s]{1,50}$/.test(login)) throw new AddCustomerError('登录名不能为空，不能含空格，最长 50 个字符');
+  checkPassword(password);
+  return login;
+}
+
+export function checkPassword(password: string) {
+  if (password.length < 4) throw new AddCustomerError('密码至少 4 个字符');
+  // bcrypt ignores everything after 72 bytes; refusing is better than silently accepting a shorter password.
+  if (Buffer.byteLength(password) > 72) throw new AddCustomerError('密码最长 72 字节');
+}
+
 /**
  * Adds a login for a customer of a hub, creating the hub and the customer when asked to. Refuses a login
  * that exists. Everything happens in one transaction, so a refusal leaves nothing half made.
  */
 export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddCustomerResult> {
-  const login = input.login.trim();
-  if (!/^[^\s]{1,50}$/.test(login)) throw new AddCustomerError('登录名不能为空，不能含空格，最长 50 个字符');
-  if (input.password.length < 4) throw new AddCustomerError('密码至少 4 个字符');
-  // bcrypt ignores everything after 72 bytes; refusing is better than silently accepting a shorter password.
-  if (Buffer.byteLength(input.password) > 72) throw new AddCustomerError('密码最长 72 字节');
+  const login = checkNewLogin(input.login, input.password);
   if (input.hub === 'new' && !input.hubName?.trim()) throw new AddCustomerError('新建客户中心需要 --hub-name');
   if (input.hub !== 'new' && input.batchAddress) throw new AddCustomerError('--batch-address 只能用于 --hub new');
   const passwordHash = await hashPassword(input.password);
@@ -50,7 +60,8 @@ export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddC
   try {
     return await db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.login, login));
-      if (taken) throw new AddCustomerError(`登录名已存在: ${login}`);
+      const [operator] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.login, login));
+      if (taken || operator) throw new AddCustomerError(`登录名已存在: ${login}`);
 
       let hubId: number;
       let hubName: string;

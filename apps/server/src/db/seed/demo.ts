@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { customerHubs, customerLocations, customers, locationProvinces, users } from '../schema/index.ts';
+import { customerHubs, customerLocations, customers, locationProvinces, operators, users } from '../schema/index.ts';
 import { catalogueStoreDirs, formatProblem, importCatalogue, parseCatalogueFile, type ImportSummary } from './import.ts';
 import { lockSeeding } from './lock.ts';
 import { hashPassword } from './passwords.ts';
@@ -21,6 +21,9 @@ type DemoHub = {
   password: string;
   address: { contact: string; phone: string; province: string; city: string; district: string; address: string };
 };
+
+/** The demo shop's operator (decisions.md §2). */
+export const DEMO_OPERATOR = { login: 'operator', password: 'operator' } as const;
 
 /** The two demo hubs of ../shared/spec/decisions.md §1; their names are the ones the demo catalogue prices. */
 export const DEMO_HUBS: readonly DemoHub[] = [
@@ -52,6 +55,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string }): Promise<SeedD
   if (!parsed.ok) throw new Error(`demo-catalogue.json is invalid:\n${parsed.problems.map(formatProblem).join('\n')}`);
   // Hashing is slow on purpose; doing it before taking the lock keeps the lock short.
   const hashes = await Promise.all(DEMO_HUBS.map((h) => hashPassword(h.password)));
+  const operatorHash = await hashPassword(DEMO_OPERATOR.password);
 
   return db.transaction(async (tx) => {
     await lockSeeding(tx);
@@ -67,6 +71,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string }): Promise<SeedD
       await tx.insert(users).values({ login: h.login, passwordHash: hashes[i] ?? '', customerId: customer.id, hubId: h.id, authorities: ['ROLE_USER'] });
       await tx.insert(customerLocations).values({ hubId: h.id, customerId: customer.id, ...h.address, isDefault: true });
     }
+    await tx.insert(operators).values({ login: DEMO_OPERATOR.login, passwordHash: operatorHash });
     // Explicit ids do not move the serial sequence; without this the next hub would collide with hub 1.
     await tx.execute(sql`select setval(pg_get_serial_sequence('customer_hubs', 'id'), (select max(id) from customer_hubs))`);
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PRODUCTION_MSG, ProductionLinkAnswer, ProductionLinkQuery, ProductionZipQuery, type ProductionSelection } from '@portal/contract';
-import { badRequest } from '../errors.ts';
-import type { Services } from '../services/index.ts';
+import { badRequest } from '../../errors.ts';
+import type { Services } from '../../services/index.ts';
 
 /** Files for the press (operators): a signed link to the zip of an order, a batch or a day's 待处理 orders, and the zip. */
 export const adminProductionRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -16,9 +16,16 @@ export const adminProductionRoutes: FastifyPluginAsyncZod<{ services: Services }
     const sel: ProductionSelection = q.salesOrderNumber ? { salesOrderNumber: q.salesOrderNumber } : q.batchId ? { batchId: q.batchId } : { day: q.day! };
     return services.production.link(sel);
   });
+};
 
-  app.get('/production/zip', {
-    // The signature stands for the operator's login: a download link carries no Authorization header.
+/**
+ * The zip itself, at /api/downloads/production: outside /api/admin because a browser's download carries no
+ * Authorization header. The link's signature, made for an operator by /api/admin/production/link and
+ * valid for FILE_URL_TTL_SECONDS, stands for the operator's login.
+ */
+export const productionDownloadRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const tags = ['admin: production'];
+  app.get('/downloads/production', {
     config: { public: true },
     schema: { tags, description: 'The zip, streamed: <SO>_<作品名>/<组件>/<file>, a job ticket per order, manifest.csv. Signed link from /production/link.', querystring: ProductionZipQuery },
   }, async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WebhookDeliveriesAnswer, WebhookDeliveriesQuery, WebhookEndpointAnswer, WebhookEndpointBody, WebhookResendAnswer, WebhookTestAnswer } from '@portal/contract';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../../services/index.ts';
 
 /** The shop's webhook endpoint, its test, the delivery log and resend (operators). */
 export const adminWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
