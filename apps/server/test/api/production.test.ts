@@ -163,6 +163,36 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     expect((await link('day=2026-02-31')).status).toBe(400);
   }, 120_000);
 
+  it('streams the zip: its first bytes leave before the last file is read, and a paused reader stops the reading', async () => {
+    // Six photos of noise (about 1.5 MB each): a zip that buffered would read them all first.
+    const noise = async (seed: number) => {
+      const width = 1500;
+      const height = 1051;
+      const raw = Buffer.alloc(width * height * 3);
+      for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761 + seed * 97) >>> 24;
+      return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).withMetadata({ density: 300 }).toBuffer();
+    };
+    const files = await Promise.all([1, 2, 3, 4, 5, 6].map(async (i) => ({ path: `相册/${i}.jpg`, bytes: await noise(i) })));
+    const total = files.reduce((n, f) => n + f.bytes.length, 0);
+    expect(total).toBeGreaterThan(8_000_000);
+    const [order] = await placePhotoOrders(t, demo, [{ name: '大相册', files }], 1);
+    const opened: string[] = [];
+    const { stream } = await t.app.services.production.zip({ salesOrderNumber: order!.salesOrderNumber }, { fileOpened: (e) => opened.push(e) });
+    const first = await new Promise<Buffer>((resolve) => stream.once('data', (d: Buffer) => { stream.pause(); resolve(d); }));
+    expect(first.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(opened.length, 'files opened when the first bytes left').toBeLessThan(files.length);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(opened.length, 'files opened while nobody read').toBeLessThan(files.length);
+    // Read the rest: the whole zip holds every photo.
+    const parts: Buffer[] = [first];
+    stream.on('data', (d: Buffer) => parts.push(d));
+    await new Promise((r) => { stream.on('end', r); stream.resume(); });
+    const entries = await readZip(Buffer.concat(parts));
+    expect(opened).toHaveLength(files.length);
+    const hashes = new Set(entries.filter((e) => e.name.endsWith('.jpg')).map((e) => sha256(e.bytes)));
+    expect(hashes).toEqual(new Set(files.map((f) => sha256(f.bytes))));
+  }, 180_000);
+
   it('refuses customers, a link that is forged or names nothing, and an unknown order', async () => {
     expect((await link(`salesOrderNumber=${orders[0]!.salesOrderNumber}`, demo)).status).toBe(403);
     const res = await link(`salesOrderNumber=${orders[0]!.salesOrderNumber}`);
