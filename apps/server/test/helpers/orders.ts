@@ -20,7 +20,7 @@ export type PlacedOrder = { salesOrderNumber: string; articleName: string };
  * Uploads each work (one file, or a folder of files: paths relative to the work's folder), checks it as a 5寸
  * photo (PH-5 / PH5-GL-NB) and places them as one batch of `token`'s hub. Answers the orders in work order.
  */
-export async function placePhotoOrders(t: TestApp, token: string, works: Array<{ name: string; files: Array<{ path: string; bytes: Buffer }> }>, quantity = 2): Promise<PlacedOrder[]> {
+export async function placePhotoOrders(t: Pick<TestApp, 'url' | 'call'>, token: string, works: Array<{ name: string; files: Array<{ path: string; bytes: Buffer }> }>, quantity = 2): Promise<PlacedOrder[]> {
   const sku = await findSku(t, token, 'PH-5', 'PH5-GL-NB');
   const lines = [];
   for (const w of works) {
