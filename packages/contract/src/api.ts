@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorType, TaskStatus, Toning, WorkState } from './enums.ts';
+import { ErrorType, ORDER_STATUSES, TaskStatus, Toning, WorkState } from './enums.ts';
 
 /** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
 export const zId = z.coerce.number().int().positive();
@@ -385,6 +385,13 @@ export const QuoteLine = z.object({
   priceBasis: PriceBasis, pricing: Pricing.nullable(),
 });
 export const QuoteAnswer = z.object({ state: z.literal(200), message: z.object({ lines: z.array(QuoteLine), totalAmount: z.number() }) });
+export const OrderStatusEnum = z.enum(ORDER_STATUSES);
+export const OrderTimelineEntry = z.object({
+  from: OrderStatusEnum.nullable(), to: OrderStatusEnum, toText: z.string(), at: z.string(),
+  /** Customer view: 您 or 印刷厂; operator view: the login. */
+  by: z.string(), note: z.string().nullable(), carrier: z.string().nullable(), trackingNumber: z.string().nullable(),
+});
+export type OrderTimelineEntry = z.infer<typeof OrderTimelineEntry>;
 export const SalesOrder = z.object({
   salesOrderNumber: z.string(), articleName: z.string(), fileName: z.string(), filePath: z.string(),
   files: z.array(z.object({ fileName: z.string(), filePath: z.string(), component: z.string().nullable() })),
@@ -395,8 +402,14 @@ export const SalesOrder = z.object({
   pricing: Pricing.nullable(),
   /** pricing.text, or for an older order `数量 × 单价`. */
   basisText: z.string(),
+  status: OrderStatusEnum, statusText: z.string(), carrier: z.string().nullable(), trackingNumber: z.string().nullable(),
+  /** Every change of status, oldest first (the placing is the first, with from null). */
+  timeline: z.array(OrderTimelineEntry),
 });
 export type SalesOrder = z.infer<typeof SalesOrder>;
+export const CancelOrderParams = z.object({ salesOrderNumber: z.string().min(1).max(40) });
+export const CancelOrderBody = z.object({ note: z.string().max(500).nullish() }).nullish();
+export const StatusChangeAnswer = z.object({ salesOrderNumber: z.string(), from: OrderStatusEnum, to: OrderStatusEnum, statusText: z.string() });
 export const OrdersQuery = z.object({ page: zPage, size: zSize });
 export const RepeatCheckBody = z.object({ customerHubId: zId.optional(), files: z.array(z.string().max(300)).max(10000) });
 export const RepeatCheckRow = z.object({ fileName: z.string(), duplicated: z.boolean(), salesOrderNumber: z.string().nullable() });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BatchOrderAnswer, BatchOrderBody, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
 import type { Services } from '../services/index.ts';
 
 export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -43,4 +43,9 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
 
   app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
     async (request) => services.orders.repeatCheck(request.customer, request.body.files));
+
+  app.post('/sales_order/:salesOrderNumber/cancel', {
+    schema: { tags: ['orders'], description: 'The customer cancels one of the hub\'s orders while it is 待处理; 409 once production started.',
+      params: CancelOrderParams, body: CancelOrderBody, response: { 200: StatusChangeAnswer, 404: ErrorAnswer, 409: ErrorAnswer } },
+  }, async (request) => services.orders.cancel(request.customer, request.params.salesOrderNumber, request.body?.note));
 };

@@ -1,10 +1,39 @@
-import { count, eq } from 'drizzle-orm';
-import type { AdminHub } from '@portal/contract';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { isPhoneNumber, type AdminAddressRow, type AdminHub, type AdminLogin } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { customerHubs, salesOrders, users } from '../db/schema/index.ts';
+import { customerHubs, customerLocations, customers, salesOrders, users } from '../db/schema/index.ts';
+import { AddCustomerError, addCustomer, checkPassword } from '../db/seed/customers.ts';
+import { hashPassword } from '../db/seed/passwords.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
+import type { AccountService } from './accounts.ts';
 
-/** The operator's view and administration of the customer hubs (every hub: operators are not scoped). */
-export function createAdminHubService(db: Db) {
+const invalid = (message: string, code = 'invalid') => new AppError(422, code, message);
+
+type AddressInput = { contact: string; phone: string; province: string; city: string; district: string; address: string; isDefault: boolean };
+
+/**
+ * The operator's administration of the customer hubs, their logins and their default addresses (every
+ * hub: operators are not scoped). Logins are added with the command's own rules (db/seed/customers.ts).
+ */
+export function createAdminHubService(db: Db, accounts: AccountService) {
+  async function hubExists(hubId: number) {
+    const [h] = await db.select({ id: customerHubs.id }).from(customerHubs).where(eq(customerHubs.id, hubId));
+    if (!h) throw notFound('客户中心不存在');
+  }
+  const loginOut = (r: { id: number; login: string; hubId: number; customerId: number; customerName: string; disabled: boolean; createdAt: Date }): AdminLogin =>
+    ({ ...r, createdAt: r.createdAt.toISOString() });
+  const loginRow = {
+    id: users.id, login: users.login, hubId: users.hubId, customerId: users.customerId, customerName: customers.name, disabled: users.disabled, createdAt: users.createdAt,
+  };
+  async function loginById(loginId: number) {
+    const [r] = await db.select(loginRow).from(users).innerJoin(customers, eq(customers.id, users.customerId)).where(eq(users.id, loginId));
+    if (!r) throw notFound('登录不存在');
+    return loginOut(r);
+  }
+  function checkAddress(a: AddressInput) {
+    if (!isPhoneNumber(a.phone)) throw invalid('联系电话格式不正确', 'bad-address');
+  }
+
   return {
     async list(): Promise<AdminHub[]> {
       const logins = db.select({ hubId: users.hubId, n: count().as('login_count') }).from(users).groupBy(users.hubId).as('logins');
@@ -18,6 +47,105 @@ export function createAdminHubService(db: Db) {
         .orderBy(customerHubs.id);
       return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), logins: Number(r.logins ?? 0), orders: Number(r.orders ?? 0) }));
     },
+
+    /** A new hub with its customer (prices are per customer; the customer takes the hub's name unless given). */
+    async create(input: { name: string; batchAddressParsing: boolean; customerName?: string | undefined }) {
+      return db.transaction(async (tx) => {
+        const [hub] = await tx.insert(customerHubs).values({ name: input.name, batchAddressParsing: input.batchAddressParsing }).returning({ id: customerHubs.id });
+        await tx.insert(customers).values({ hubId: hub!.id, name: input.customerName || input.name });
+        return { id: hub!.id };
+      });
+    },
+
+    async update(hubId: number, input: { name?: string | undefined; batchAddressParsing?: boolean | undefined }) {
+      const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.batchAddressParsing !== undefined ? { batchAddressParsing: input.batchAddressParsing } : {}) };
+      if (Object.keys(set).length === 0) throw invalid('没有要修改的内容');
+      const [h] = await db.update(customerHubs).set(set).where(eq(customerHubs.id, hubId)).returning({ id: customerHubs.id });
+      if (!h) throw notFound('客户中心不存在');
+      return { id: h.id };
+    },
+
+    async logins(hubId: number): Promise<AdminLogin[]> {
+      await hubExists(hubId);
+      const rows = await db.select(loginRow).from(users).innerJoin(customers, eq(customers.id, users.customerId)).where(eq(users.hubId, hubId)).orderBy(users.id);
+      return rows.map(loginOut);
+    },
+
+    async addLogin(hubId: number, input: { login: string; password: string; customerName?: string | undefined }): Promise<AdminLogin> {
+      await hubExists(hubId);
+      try {
+        const r = await addCustomer(db, { hub: hubId, login: input.login, password: input.password, customer: input.customerName });
+        return await loginById(r.userId);
+      } catch (e) {
+        if (e instanceof AddCustomerError) throw e.message.startsWith('登录名已存在') ? conflict(e.message, 'login-taken') : invalid(e.message);
+        throw e;
+      }
+    },
+
+    /** A new password; the login's tokens given out before stop working (its token version moves on). */
+    async resetPassword(loginId: number, password: string): Promise<AdminLogin> {
+      try {
+        checkPassword(password);
+      } catch (e) {
+        if (e instanceof AddCustomerError) throw invalid(e.message);
+        throw e;
+      }
+      const passwordHash = await hashPassword(password);
+      const [u] = await db.update(users).set({ passwordHash, tokenVersion: sqlIncrement() }).where(eq(users.id, loginId)).returning({ id: users.id });
+      if (!u) throw notFound('登录不存在');
+      accounts.forget('customer', loginId);
+      return loginById(loginId);
+    },
+
+    /** A disabled login cannot log in, and its tokens are refused from the next call on. */
+    async setDisabled(loginId: number, disabled: boolean): Promise<AdminLogin> {
+      const [u] = await db.update(users).set({ disabled }).where(eq(users.id, loginId)).returning({ id: users.id });
+      if (!u) throw notFound('登录不存在');
+      accounts.forget('customer', loginId);
+      return loginById(loginId);
+    },
+
+    async addresses(hubId: number): Promise<AdminAddressRow[]> {
+      await hubExists(hubId);
+      return db.select({
+        id: customerLocations.id, hubId: customerLocations.hubId, contact: customerLocations.contact, phone: customerLocations.phone,
+        province: customerLocations.province, city: customerLocations.city, district: customerLocations.district, address: customerLocations.address,
+        isDefault: customerLocations.isDefault,
+      }).from(customerLocations).where(eq(customerLocations.hubId, hubId)).orderBy(customerLocations.id);
+    },
+
+    /** A hub's address; a default one replaces the hub's former default (one default per hub). */
+    async addAddress(hubId: number, a: AddressInput): Promise<{ id: number }> {
+      checkAddress(a);
+      return db.transaction(async (tx) => {
+        const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.hubId, hubId)).orderBy(customers.id).limit(1);
+        if (!customer) throw notFound('客户中心不存在');
+        if (a.isDefault) await tx.update(customerLocations).set({ isDefault: false }).where(eq(customerLocations.hubId, hubId));
+        const [row] = await tx.insert(customerLocations).values({ hubId, customerId: customer.id, ...a }).returning({ id: customerLocations.id });
+        return { id: row!.id };
+      });
+    },
+
+    async updateAddress(addressId: number, a: AddressInput): Promise<{ id: number }> {
+      checkAddress(a);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(customerLocations).set(a).where(eq(customerLocations.id, addressId)).returning({ id: customerLocations.id, hubId: customerLocations.hubId });
+        if (!row) throw notFound('地址不存在');
+        if (a.isDefault) {
+          await tx.update(customerLocations).set({ isDefault: false })
+            .where(and(eq(customerLocations.hubId, row.hubId), ne(customerLocations.id, addressId)));
+        }
+        return { id: row.id };
+      });
+    },
+
+    async removeAddress(addressId: number): Promise<{ id: number }> {
+      const [row] = await db.delete(customerLocations).where(eq(customerLocations.id, addressId)).returning({ id: customerLocations.id });
+      if (!row) throw notFound('地址不存在');
+      return { id: row.id };
+    },
   };
 }
 export type AdminHubService = ReturnType<typeof createAdminHubService>;
+
+const sqlIncrement = () => sql`${users.tokenVersion} + 1`;

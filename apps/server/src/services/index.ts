@@ -1,11 +1,14 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import { catalogueStoreDirs } from '../db/seed/import.ts';
 import type { Db } from '../db/client.ts';
 import { createTaskRunner } from '../jobs/runner.ts';
 import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
 import { createAccountService } from './accounts.ts';
+import { createAdminCatalogueService } from './admin-catalogue.ts';
 import { createAdminHubService } from './admin-hubs.ts';
+import { createAdminOrderService } from './admin-orders.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
@@ -13,6 +16,8 @@ import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
 import { createOrderService } from './orders.ts';
+import { createOrderEvents } from './order-events.ts';
+import { createOrderStatusService } from './order-status.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
@@ -48,7 +53,11 @@ export function createServices(db: Db, config: Config, log: Log) {
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
   const check = createCheckService({ db, store, catalogue, previews });
-  const orders = createOrderService({ db, check, catalogue, accounts, webhooks });
+  const orderEvents = createOrderEvents();
+  const orderStatus = createOrderStatusService({ db, events: orderEvents });
+  const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus });
+  // Every order event becomes a webhook message (and, with an endpoint set, a delivery) in the transaction of its change.
+  orderEvents.on((tx, event) => webhooks.onOrderEvent(tx, event));
   return {
     urls,
     store,
@@ -57,7 +66,8 @@ export function createServices(db: Db, config: Config, log: Log) {
     webhooks,
     parse,
     accounts,
-    adminHubs: createAdminHubService(db),
+    adminHubs: createAdminHubService(db, accounts),
+    adminCatalogue: createAdminCatalogueService(db, catalogueStoreDirs(config.dataDir)),
     catalogue,
     locations: createLocationService(db),
     loginGuard: createLoginGuard(db, config.login),
@@ -67,6 +77,9 @@ export function createServices(db: Db, config: Config, log: Log) {
     previews,
     check,
     orders,
+    orderEvents,
+    orderStatus,
+    adminOrders: createAdminOrderService({ db, status: orderStatus, previews, urls }),
     crop: createCropService({ db, store, previews }),
     production: createProductionService({ db, store, catalogue, urls, ticketFont: config.ticketFont }),
     tasks: createTaskService(runner),

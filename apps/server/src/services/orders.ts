@@ -1,16 +1,17 @@
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { MSG, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
+import { MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
-import type { StoredPricing } from '../db/schema/orders.ts';
+import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
+import type { CheckOutcome } from '../domain/check.ts';
 import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
+import type { OrderStatusService } from './order-status.ts';
 import { escapeLike } from '../db/like.ts';
-import type { WebhookService } from './webhooks.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -21,6 +22,20 @@ const pricingOut = (p: DomainPricing | StoredPricing): Pricing => ({
   basis: p.basis, unitName: p.unitName, units: Number(p.units), unitPrice: Number(p.unitPrice), copies: p.copies,
   extraPages: p.extraPages, extraPagePrice: p.extraPagePrice === null ? null : Number(p.extraPagePrice), amount: Number(p.amount), text: p.text,
 });
+
+/** What the operator is shown of the check the order passed: each file's verdict, and what it warned of. */
+export function checkSummaryOf(o: CheckOutcome): OrderCheckSummary {
+  const low = o.rows.filter((r) => r.resolutionWarning);
+  return {
+    resolutionWarning: o.resolutionWarning, pageCount: o.pageCount, addPageNum: o.addPageNum, fileArea: o.fileArea,
+    warnings: low.length ? [`分辨率低于要求：${low.length} 个文件（${low.slice(0, 5).map((r) => r.page ? `${r.filename} 第${r.page}页` : r.filename).join('、')}${low.length > 5 ? ' 等' : ''}）`] : [],
+    rows: o.rows.map((r) => ({
+      fileName: r.filename, itemPath: r.itemPath, page: r.page, component: r.component?.componentName ?? null, width: r.width, height: r.height,
+      standardWidth: r.component?.width ?? null, standardHeight: r.component?.height ?? null, dpi: r.effectiveDpi ?? r.resolutionDetect,
+      resolutionThreshold: r.resolutionThreshold, resolutionWarning: r.resolutionWarning, pass: r.pass, reason: r.reason,
+    })),
+  };
+}
 
 /** The address checks of ../shared/spec/product-spec.md §5, in its order, with its messages. */
 function checkLocation(name: string, l: OrderLocation | undefined) {
@@ -35,7 +50,7 @@ function checkLocation(name: string, l: OrderLocation | undefined) {
  * then one sales order per work is written in one transaction. The idempotency key makes a repeated
  * submit answer the first result and create nothing.
  */
-export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; webhooks: WebhookService }) {
+export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService }) {
   const { db } = deps;
 
   /** Prices and verifies one work; `problem` names why it cannot be ordered (null when it can). */
@@ -127,7 +142,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
 
       const totalAmount = totalOf(quoted);
-      const placed = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
           hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
           totalAmount: totalAmount.toFixed(2), answer: {},
@@ -153,27 +168,23 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
             toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
             deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
+            checkSummary: checkSummaryOf(q.outcome),
           };
         });
-        for (let i = 0; i < rows.length; i += 500) await tx.insert(salesOrders).values(rows.slice(i, i + 500));
+        const placed: Array<{ id: number; hubId: number; customerId: number; salesOrderNumber: string; createdAt: Date }> = [];
+        for (let i = 0; i < rows.length; i += 500) {
+          placed.push(...await tx.insert(salesOrders).values(rows.slice(i, i + 500)).returning({
+            id: salesOrders.id, hubId: salesOrders.hubId, customerId: salesOrders.customerId, salesOrderNumber: salesOrders.salesOrderNumber, createdAt: salesOrders.createdAt,
+          }));
+        }
+        await deps.status.recordPlaced(tx, placed, { role: 'customer', id: caller.userId, login: caller.login });
         const answer = {
           state: 200 as const,
           message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
         };
         await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
-        // order.created for each order, in this transaction: the ERP hears of exactly the orders that exist.
-        await deps.webhooks.emitIn(tx, rows.map((r) => ({
-          type: 'order.created' as const, hubId: r.hubId, salesOrderNumber: r.salesOrderNumber, at: batch.createdAt,
-          data: {
-            salesOrderNumber: r.salesOrderNumber, customerHubId: r.hubId, customerId: r.customerId, batchId: r.batchId, articleName: r.articleName,
-            productId: r.productId, productName: r.productName, propertyConfigId: r.propertyConfigId, sku: r.sku, quantity: r.quantity,
-            pageCount: r.pageCount, amount: r.amount, deliveryMethod: r.deliveryMethod, orderLocations: r.orderLocations, createdAt: batch.createdAt.toISOString(),
-          },
-        })));
         return answer;
       });
-      deps.webhooks.afterCommit();
-      return placed;
     },
 
     async list(caller: Caller, q: { page: number; size: number }): Promise<{ items: SalesOrder[]; total: number }> {
@@ -182,9 +193,16 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         db.select().from(salesOrders).where(where).orderBy(desc(salesOrders.createdAt), desc(salesOrders.id)).limit(q.size).offset(q.page * q.size),
         db.select({ n: count() }).from(salesOrders).where(where),
       ]);
+      const history = await deps.status.historyOf(rows.map((r) => r.id));
       return {
         total: total?.n ?? 0,
         items: rows.map((r) => ({
+          status: r.status, statusText: ORDER_STATUS_TEXT[r.status], carrier: r.carrier, trackingNumber: r.trackingNumber,
+          // The customer sees who moved the order as 您 or 印刷厂, not the staff's login names.
+          timeline: (history.get(r.id) ?? []).map((h) => ({
+            from: h.fromStatus, to: h.toStatus, toText: ORDER_STATUS_TEXT[h.toStatus], at: h.createdAt.toISOString(),
+            by: h.actorRole === 'customer' ? '您' : '印刷厂', note: h.note, carrier: h.carrier, trackingNumber: h.trackingNumber,
+          })),
           salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, fileName: r.fileName, filePath: r.filePath, files: r.files,
           productId: r.productId, productName: r.productName, sku: r.sku, quantity: r.quantity, pageCount: r.pageCount, addPageNum: r.addPageNum,
           unitPrice: Number(r.unitPrice), amount: Number(r.amount), toning: r.toning, deliveryMethod: r.deliveryMethod,
@@ -193,6 +211,12 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           pricing: r.pricing ? pricingOut(r.pricing) : null, basisText: r.pricing?.text ?? legacyBasisText(r.quantity, r.unitPrice),
         })),
       };
+    },
+
+    /** The customer cancels one of the hub's orders; only while it waits (待处理), else 409 with the reason. */
+    async cancel(caller: Caller, salesOrderNumber: string, note?: string | null) {
+      return deps.status.changeOrderStatus({ salesOrderNumber, hubId: caller.hubId },
+        { to: 'cancelled', actor: { role: 'customer', id: caller.userId, login: caller.login }, note });
     },
 
     /** Names sent twice, and names already in an order of the hub (with that order's number). */

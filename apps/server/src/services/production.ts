@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
 import yazl from 'yazl';
 import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type ProductionSelection } from '@portal/contract';
 import type { Db } from '../db/client.ts';
@@ -56,7 +56,8 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       return rows;
     }
     if ('batchId' in sel) {
-      const rows = await db.select().from(salesOrders).where(eq(salesOrders.batchId, sel.batchId)).orderBy(asc(salesOrders.id));
+      // A batch's orders, less the cancelled ones.
+      const rows = await db.select().from(salesOrders).where(and(eq(salesOrders.batchId, sel.batchId), ne(salesOrders.status, 'cancelled'))).orderBy(asc(salesOrders.id));
       if (!rows.length) throw notFound(PRODUCTION_MSG.nothing);
       return rows;
     }
@@ -64,7 +65,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
     if (!range) throw badRequest('日期不存在');
     // The day's orders waiting for production (待处理).
     const rows = await db.select().from(salesOrders)
-      .where(and(gte(salesOrders.createdAt, range.from), lt(salesOrders.createdAt, range.to))).orderBy(asc(salesOrders.id));
+      .where(and(eq(salesOrders.status, 'pending'), gte(salesOrders.createdAt, range.from), lt(salesOrders.createdAt, range.to))).orderBy(asc(salesOrders.id));
     if (!rows.length) throw notFound(PRODUCTION_MSG.nothing);
     return rows;
   }

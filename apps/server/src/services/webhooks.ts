@@ -4,11 +4,12 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_MSG, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointBody, type WebhookEventType, type WebhookTestAnswer } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookMessages } from '../db/schema/index.ts';
+import { salesOrders, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookMessages } from '../db/schema/index.ts';
 import { backoffMs, eventBody } from '../domain/webhooks.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { RetryLater, type TaskContext } from '../jobs/runner.ts';
 import { postBounded } from '../outbound/http-post.ts';
+import type { OrderEvent } from './order-events.ts';
 
 /** A transaction of the database (or the database itself): where an event is written with its cause. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
@@ -88,8 +89,23 @@ export function createWebhookService(deps: {
     });
   }
 
+  /**
+   * Writes events in the caller's transaction: their messages always (the log of what happened), and
+   * with an endpoint set, a delivery and a task each; the webhook lane polls for them once it commits.
+   */
+  async function emitIn(tx: Tx, events: WebhookEvent[]) {
+    if (!events.length) return;
+    const messages = events.map((e) => {
+      const at = e.at ?? new Date();
+      return { id: newMessageId(), hubId: e.hubId, eventType: e.type, salesOrderNumber: e.salesOrderNumber, body: eventBody(e.type, at, e.data), createdAt: at };
+    });
+    for (let i = 0; i < messages.length; i += 500) await tx.insert(webhookMessages).values(messages.slice(i, i + 500));
+    if (await endpoint(tx)) await newDeliveries(tx, messages);
+  }
+
   return {
     endpoint: () => endpoint(),
+    emitIn,
 
     async setEndpoint(body: WebhookEndpointBody): Promise<WebhookEndpoint> {
       if (config.webhook.env) throw conflict(WEBHOOK_MSG.fromEnv, 'webhook-from-env');
@@ -106,20 +122,20 @@ export function createWebhookService(deps: {
     },
 
     /**
-     * Writes events in the caller's transaction: their messages always (the log of what happened), and
-     * with an endpoint set, a delivery and a task each. Call afterCommit() once the transaction is done.
+     * The listener of order events (services/order-events.ts), inside the transaction of the change: the
+     * event's payload with what an ERP needs to book the order (work, product, SKU, copies, amount, address).
+     * The webhook lane's poll picks the delivery up once the transaction commits.
      */
-    async emitIn(tx: Tx, events: WebhookEvent[]) {
-      if (!events.length) return;
-      const messages = events.map((e) => {
-        const at = e.at ?? new Date();
-        return { id: newMessageId(), hubId: e.hubId, eventType: e.type, salesOrderNumber: e.salesOrderNumber, body: eventBody(e.type, at, e.data), createdAt: at };
-      });
-      for (let i = 0; i < messages.length; i += 500) await tx.insert(webhookMessages).values(messages.slice(i, i + 500));
-      if (await endpoint(tx)) await newDeliveries(tx, messages);
+    async onOrderEvent(tx: Tx, event: OrderEvent) {
+      const [o] = await tx.select().from(salesOrders).where(eq(salesOrders.id, event.orderId));
+      const order = o ? {
+        articleName: o.articleName, batchId: o.batchId, productId: o.productId, productName: o.productName, propertyConfigId: o.propertyConfigId,
+        sku: o.sku, quantity: o.quantity, pageCount: o.pageCount, amount: o.amount, deliveryMethod: o.deliveryMethod,
+        orderLocations: o.orderLocations, createdAt: o.createdAt.toISOString(),
+      } : {};
+      const salesOrderNumber = String(event.payload.salesOrderNumber ?? o?.salesOrderNumber ?? '');
+      await emitIn(tx, [{ type: event.type, hubId: event.hubId, salesOrderNumber, at: event.createdAt, data: { ...order, ...event.payload } }]);
     },
-
-    afterCommit: () => deps.poke(),
 
     /** The job `webhook`: one attempt of one delivery. */
     async deliver(payload: WebhookJob, ctx: Pick<TaskContext, 'signal'>): Promise<WebhookJobResult> {

@@ -96,6 +96,24 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect((await t.call('GET', '/api/admin/webhooks/deliveries', { token: demo })).status).toBe(403);
   }, 60_000);
 
+  it('sends order.status_changed for every move, and order.cancelled with a cancellation, each verified', async () => {
+    const [order] = await placePhotoOrders(t, demo, [{ name: '状态', files: [{ path: '状态.jpg', bytes: await photoMm(127, 89, 10) }] }]);
+    const so = order!.salesOrderNumber;
+    const rows = await json<Array<{ id: number; salesOrderNumber: string }>>(await t.call('GET', `/api/admin/orders?q=${so}`, { token: operator }));
+    const id = rows.find((r) => r.salesOrderNumber === so)!.id;
+    expect((await t.call('POST', `/api/admin/orders/${id}/status`, { token: operator, body: { to: 'in_production' } })).status).toBe(200);
+    expect((await t.call('POST', `/api/admin/orders/${id}/status`, { token: operator, body: { to: 'cancelled', note: '客户来电取消' } })).status).toBe(200);
+    const ofOrder = (all: typeof receiver.received) => all.filter((r) => (r.body.data as { salesOrderNumber?: string }).salesOrderNumber === so && r.answered === 200);
+    const got = ofOrder(await receiver.until((all) => ofOrder(all).length >= 4));
+    // Deliveries run in parallel: compare as a set, in the order each event happened.
+    const byType = (type: string) => got.filter((r) => r.type === type).map((r) => r.body.data as Record<string, unknown>);
+    expect(got.every((r) => r.verified)).toBe(true);
+    expect(byType('order.created')).toHaveLength(1);
+    expect(byType('order.status_changed').map((d) => [d.from, d.to]).sort()).toEqual([['in_production', 'cancelled'], ['pending', 'in_production']].sort());
+    expect(byType('order.cancelled')).toEqual([expect.objectContaining({ status: 'cancelled', note: '客户来电取消', articleName: '状态', quantity: 2 })]);
+    expect(new Set(got.map((r) => r.id)).size).toBe(4);
+  }, 60_000);
+
   it('cannot be held by a hanging, a flooding or a redirecting endpoint', async () => {
     const hang = await hostileServer(() => { /* never answers */ });
     const flood = await hostileServer((_req, res) => {

@@ -93,6 +93,11 @@ export type ImportOptions = {
   source?: string | undefined;
   /** Mark products that are not in the file as cancelled (the file is then the whole catalogue). */
   prune?: boolean | undefined;
+  /**
+   * The JSON came alone (uploaded in the console): a templateFile must already be in the shop's store
+   * for its product (from an earlier import), instead of in templatesSourceDir.
+   */
+  storedTemplatesOnly?: boolean | undefined;
 };
 
 export type EntityCounts = { total: number; created: number; updated: number; removed: number };
@@ -171,11 +176,11 @@ async function planFiles(catalogue: Catalogue, options: ImportOptions): Promise<
     await wantImage(p.image, ['products', pi, 'image']);
     for (const [ci, c] of p.components.entries()) {
       if (c.templateFile) {
-        const from = path.join(options.templatesSourceDir, c.templateFile);
+        const stored = path.join(options.templatesDir, templatePathOf(p.number, c.templateFile));
+        const from = options.storedTemplatesOnly ? stored : path.join(options.templatesSourceDir, c.templateFile);
         if (await exists(from)) {
           templates += 1;
-          const to = path.join(options.templatesDir, templatePathOf(p.number, c.templateFile));
-          copies.set(to, { from, to });
+          copies.set(stored, { from, to: stored });
         } else {
           problems.push({ path: formatPath(['products', pi, 'components', ci, 'templateFile']), message: `模板文件不存在: ${from}` });
         }

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.ts';
+import { adminCatalogueRoutes } from './catalogue.ts';
 import { adminHubRoutes } from './hubs.ts';
+import { adminOrderRoutes } from './orders.ts';
 import { adminProductionRoutes } from './production.ts';
 import { adminWebhookRoutes } from './webhooks.ts';
 
@@ -10,6 +12,8 @@ import { adminWebhookRoutes } from './webhooks.ts';
  */
 export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   await app.register(adminHubRoutes, { services });
+  await app.register(adminOrderRoutes, { services });
+  await app.register(adminCatalogueRoutes, { services });
   await app.register(adminProductionRoutes, { services });
   await app.register(adminWebhookRoutes, { services });
 };

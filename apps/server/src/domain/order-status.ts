@@ -1,0 +1,53 @@
+import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract';
+
+/**
+ * The lifecycle of a sales order, as pure rules (issue #22 item 3):
+ *   待处理 pending → 生产中 in_production → 已发货 shipped → 已完成 completed
+ *   已取消 cancelled: by the customer while pending; by the operator until it ships.
+ * Shipping needs a carrier and a tracking number. Anything else is refused with the reason in Chinese:
+ * 409 when the order is not in a state that allows the move, 422 when the move lacks what it needs.
+ */
+export type Actor = 'customer' | 'operator';
+export type TransitionRequest = { from: OrderStatus; to: OrderStatus; by: Actor; carrier?: string | null; trackingNumber?: string | null };
+export type TransitionVerdict = { ok: true } | { ok: false; status: 409 | 422; code: string; message: string };
+
+/** The moves each actor may make, from → to. */
+const MOVES: Record<Actor, ReadonlyArray<readonly [OrderStatus, OrderStatus]>> = {
+  operator: [
+    ['pending', 'in_production'], ['in_production', 'shipped'], ['shipped', 'completed'],
+    ['pending', 'cancelled'], ['in_production', 'cancelled'],
+  ],
+  customer: [['pending', 'cancelled']],
+};
+
+export const ORDER_STATUS_MSG = {
+  same: (s: OrderStatus) => `订单已是${ORDER_STATUS_TEXT[s]}状态`,
+  illegal: (from: OrderStatus, to: OrderStatus) => `订单当前为${ORDER_STATUS_TEXT[from]}，不能改为${ORDER_STATUS_TEXT[to]}`,
+  customerCancelTooLate: '订单已开始生产，不能取消，请联系印刷厂',
+  customerOnlyCancels: '客户只能取消待处理的订单',
+  shipNeedsTracking: '发货需要填写快递公司和快递单号',
+  trackingTooLong: '快递公司最长 50 个字符，快递单号最长 64 个字符',
+} as const;
+
+export function nextStatuses(from: OrderStatus, by: Actor): OrderStatus[] {
+  return MOVES[by].filter(([f]) => f === from).map(([, t]) => t);
+}
+
+export function checkTransition(req: TransitionRequest): TransitionVerdict {
+  const { from, to, by } = req;
+  if (from === to) return { ok: false, status: 409, code: 'same-status', message: ORDER_STATUS_MSG.same(from) };
+  if (!MOVES[by].some(([f, t]) => f === from && t === to)) {
+    if (by === 'customer') {
+      if (to !== 'cancelled') return { ok: false, status: 409, code: 'illegal-transition', message: ORDER_STATUS_MSG.customerOnlyCancels };
+      return { ok: false, status: 409, code: 'illegal-transition', message: from === 'in_production' ? ORDER_STATUS_MSG.customerCancelTooLate : ORDER_STATUS_MSG.illegal(from, to) };
+    }
+    return { ok: false, status: 409, code: 'illegal-transition', message: ORDER_STATUS_MSG.illegal(from, to) };
+  }
+  if (to === 'shipped') {
+    const carrier = req.carrier?.trim() ?? '';
+    const tracking = req.trackingNumber?.trim() ?? '';
+    if (!carrier || !tracking) return { ok: false, status: 422, code: 'tracking-required', message: ORDER_STATUS_MSG.shipNeedsTracking };
+    if (carrier.length > 50 || tracking.length > 64) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CatalogueImportAnswer, CatalogueImportQuery, CatalogueImportRefusal } from '@portal/contract';
+import type { Services } from '../../services/index.ts';
+
+/** A catalogue file may be far larger than an ordinary JSON call (BODY_LIMIT_BYTES). */
+const CATALOGUE_MAX_BYTES = 20 * 1024 * 1024;
+
+export const adminCatalogueRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  // The file's text goes to the command's own reader (byte order mark, every problem at once), not to
+  // Fastify's JSON parser; only within this plugin.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CATALOGUE_MAX_BYTES }, (_request, body, done) => done(null, body));
+
+  app.post('/catalogue/import', {
+    schema: {
+      tags: ['admin'],
+      description: 'The catalogue JSON file as the body (application/json), checked as `npm run import-catalogue` checks it; 422 lists every problem {path, message}. dryRun=true only checks. Templates named in it must already be in the shop\'s store.',
+      querystring: CatalogueImportQuery,
+      response: { 200: CatalogueImportAnswer, 422: CatalogueImportRefusal },
+    },
+  }, async (request) => services.adminCatalogue.import(typeof request.body === 'string' ? request.body : '',
+    { dryRun: request.query.dryRun === 'true', prune: request.query.prune === 'true' }));
+};

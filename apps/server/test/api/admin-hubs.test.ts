@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminAddressRow, AdminHub, AdminLogin, CustomerLocation } from '@portal/contract';
+import { DEMO_CATALOGUE_FILE } from '../../src/db/seed/demo.ts';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+
+const json = async <T>(res: Response) => (await res.json()) as T;
+const ADDRESS = { contact: '赵六', phone: '13700137000', province: '江苏省', city: '南京市', district: '玄武区', address: '中山路1号', isDefault: true };
+
+describe.each(DB_KINDS)('operator administration on %s', (kind) => {
+  let t: TestApp;
+  let op: string;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    op = await t.login('operator', 'operator');
+  });
+  afterAll(async () => t?.close());
+
+  it('adds, renames and switches batchAddressParsing of a hub, with Chinese refusals', async () => {
+    const created = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '新客户广告公司', batchAddressParsing: false } });
+    expect(created.status).toBe(200);
+    const { id } = await json<{ id: number }>(created);
+    expect((await t.call('PATCH', `/api/admin/hubs/${id}`, { token: op, body: { name: '新客户广告有限公司', batchAddressParsing: true } })).status).toBe(200);
+    const hubs = await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }));
+    expect(hubs.find((h) => h.id === id)).toMatchObject({ name: '新客户广告有限公司', batchAddressParsing: true, logins: 0, orders: 0 });
+    expect(hubs.find((h) => h.id === 1)).toMatchObject({ name: '演示门店客户', logins: 1 });
+    const empty = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '  ' } });
+    expect(empty.status).toBe(400);
+    expect((await json<{ message: string }>(empty)).message).toMatch(/请填写客户中心名称/);
+    expect((await t.call('PATCH', '/api/admin/hubs/9999', { token: op, body: { name: '无' } })).status).toBe(404);
+  });
+
+  it('adds a login to a hub, resets its password (old tokens stop) and disables it (no login, tokens refused)', async () => {
+    const hub = await json<{ id: number }>(await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '登录测试客户', batchAddressParsing: false } }));
+    const add = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'carol', password: 'carol1' } });
+    expect(add.status).toBe(200);
+    const login = await json<AdminLogin>(add);
+    expect(login).toMatchObject({ login: 'carol', hubId: hub.id, customerName: '登录测试客户', disabled: false });
+    const taken = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'operator', password: 'xxxx' } });
+    expect(taken.status).toBe(409);
+    expect((await json<{ message: string }>(taken)).message).toBe('登录名已存在: operator');
+    const short = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'dave', password: 'x' } });
+    expect(short.status).toBe(422);
+    expect((await json<{ message: string }>(short)).message).toBe('密码至少 4 个字符');
+
+    const first = await t.login('carol', 'carol1');
+    expect(await json(await t.call('GET', '/api/account', { token: first }))).toMatchObject({ login: 'carol', customerHubId: hub.id });
+    expect((await t.call('POST', `/api/admin/logins/${login.id}/password`, { token: op, body: { password: 'carol2' } })).status).toBe(200);
+    const stale = await t.call('GET', '/api/account', { token: first });
+    expect(stale.status).toBe(401);
+    expect((await json<{ message: string }>(stale)).message).toBe('登录已失效，请重新登录');
+    expect((await t.call('POST', '/api/authenticate', { body: { username: 'carol', password: 'carol1' } })).status).toBe(401);
+    const second = await t.login('carol', 'carol2');
+    expect((await t.call('GET', '/api/location-provinces', { token: second })).status).toBe(200);
+
+    const off = await t.call('POST', `/api/admin/logins/${login.id}/disabled`, { token: op, body: { disabled: true } });
+    expect(await json(off)).toMatchObject({ disabled: true });
+    const refused = await t.call('GET', '/api/location-provinces', { token: second });
+    expect(refused.status).toBe(401);
+    expect((await json<{ message: string }>(refused)).message).toBe('该账号已停用，请联系印刷厂');
+    const noLogin = await t.call('POST', '/api/authenticate', { body: { username: 'carol', password: 'carol2' } });
+    expect(noLogin.status).toBe(401);
+    expect((await json<{ message: string }>(noLogin)).message).toBe('该账号已停用，请联系印刷厂');
+    // A wrong password still says only that the name or password is wrong.
+    expect((await json<{ message: string }>(await t.call('POST', '/api/authenticate', { body: { username: 'carol', password: 'nope' } }))).message).toBe('用户名或密码错误');
+    expect((await t.call('POST', `/api/admin/logins/${login.id}/disabled`, { token: op, body: { disabled: false } })).status).toBe(200);
+    expect((await t.call('GET', '/api/location-provinces', { token: second })).status).toBe(200);
+    const logins = await json<AdminLogin[]>(await t.call('GET', `/api/admin/hubs/${hub.id}/logins`, { token: op }));
+    expect(logins.map((l) => [l.login, l.disabled])).toEqual([['carol', false]]);
+    expect((await t.call('POST', '/api/admin/logins/99999/disabled', { token: op, body: { disabled: true } })).status).toBe(404);
+  });
+
+  it('keeps one default address per hub, which the customer\'s page gets', async () => {
+    const before = await json<AdminAddressRow[]>(await t.call('GET', '/api/admin/hubs/1/addresses', { token: op }));
+    expect(before.filter((a) => a.isDefault)).toHaveLength(1);
+    const added = await t.call('POST', '/api/admin/hubs/1/addresses', { token: op, body: ADDRESS });
+    expect(added.status).toBe(200);
+    const { id } = await json<{ id: number }>(added);
+    const after = await json<AdminAddressRow[]>(await t.call('GET', '/api/admin/hubs/1/addresses', { token: op }));
+    expect(after.filter((a) => a.isDefault).map((a) => a.id)).toEqual([id]);
+    const demo = await t.login('demo', 'demo');
+    const defaults = await json<CustomerLocation[]>(await t.call('POST', '/api/customer-locations/byCondition', { token: demo, body: {
+      items: [{ field: 'customerHubId', operator: 'equals', value: 1 }, { field: 'isDefault', operator: 'equals', value: true }], page: 0, size: 10, sort: 'id,desc' } }));
+    expect(defaults.map((a) => a.address)).toEqual(['中山路1号']);
+    const badPhone = await t.call('PUT', `/api/admin/addresses/${id}`, { token: op, body: { ...ADDRESS, phone: '12' } });
+    expect(badPhone.status).toBe(422);
+    expect((await json<{ message: string }>(badPhone)).message).toBe('联系电话格式不正确');
+    const noContact = await t.call('POST', '/api/admin/hubs/1/addresses', { token: op, body: { ...ADDRESS, contact: '' } });
+    expect(noContact.status).toBe(400);
+    expect((await json<{ message: string }>(noContact)).message).toMatch(/请填写收件人/);
+    expect((await t.call('PUT', `/api/admin/addresses/${before[0]!.id}`, { token: op, body: { ...ADDRESS, address: '旧地址改回默认' } })).status).toBe(200);
+    const back = await json<AdminAddressRow[]>(await t.call('GET', '/api/admin/hubs/1/addresses', { token: op }));
+    expect(back.filter((a) => a.isDefault).map((a) => a.address)).toEqual(['旧地址改回默认']);
+    expect((await t.call('DELETE', `/api/admin/addresses/${id}`, { token: op })).status).toBe(200);
+    expect((await t.call('DELETE', `/api/admin/addresses/${id}`, { token: op })).status).toBe(404);
+  });
+
+  it('imports a catalogue uploaded as JSON, with the command\'s validation field by field', async () => {
+    const send = (body: string, q = '') => t.call('POST', `/api/admin/catalogue/import${q}`, { token: op, body, headers: { 'content-type': 'application/json' } });
+    const notJson = await send('{"products": [');
+    expect(notJson.status).toBe(422);
+    expect((await json<{ problems: Array<{ path: string; message: string }> }>(notJson)).problems[0]!.message).toMatch(/^不是有效的 JSON/);
+
+    const good = JSON.parse(await readFile(DEMO_CATALOGUE_FILE, 'utf8')) as { products: Array<Record<string, unknown> & { components: Array<Record<string, unknown>> }> };
+    const broken = structuredClone(good);
+    delete broken.products[0]!.name;
+    broken.products[1]!.components[0]!.width = -5;
+    const invalid = await send(JSON.stringify(broken));
+    expect(invalid.status).toBe(422);
+    const answer = await json<{ message: string; problems: Array<{ path: string; message: string }> }>(invalid);
+    expect(answer.message).toMatch(/^目录文件有 \d+ 个问题，未导入$/);
+    expect(answer.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['products[0].name', 'products[1].components[0].width']));
+    expect(answer.problems.every((p) => /\p{Script=Han}/u.test(p.message))).toBe(true);
+
+    const dry = await send(JSON.stringify(good), '?dryRun=true');
+    expect(dry.status).toBe(200);
+    expect(await json(dry)).toMatchObject({ imported: false });
+    // Re-importing the shop's own catalogue (its templates are already in the store) changes nothing.
+    const same = await send(`\uFEFF${JSON.stringify(good)}`);
+    expect(same.status).toBe(200);
+    const done = await json<{ imported: boolean; summary: string[] }>(same);
+    expect(done.imported).toBe(true);
+    expect(done.summary[1]).toMatch(/^产品: \d+（新增 0，更新 0，删除或取消 0）$/);
+  });
+});

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { sql } from 'drizzle-orm';
+import type { AdminOrderDetail, AdminOrderRow, SalesOrder } from '@portal/contract';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
+import { uploadFile } from '../helpers/upload.ts';
+
+const photoMm = (w: number, h: number, dpi = 300) =>
+  sharp({ create: { width: Math.round((w / 25.4) * dpi), height: Math.round((h / 25.4) * dpi), channels: 3, background: '#4488cc' } })
+    .jpeg().withMetadata({ density: dpi }).toBuffer();
+const json = async <T>(res: Response) => (await res.json()) as T;
+
+type Work = { uuid: string; articleName: string; filePath: string };
+type Sku = Awaited<ReturnType<typeof findSku>>;
+
+describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let partial: string;
+  let op: string;
+  let photo5: Sku;
+  /** SO number → id, as the operator's list gives them. */
+  const ids = new Map<string, number>();
+
+  const placeOne = async (token: string, name: string, bytes: Buffer, sku: Sku, extra: Record<string, unknown> = {}) => {
+    const folderId = randomUUID();
+    expect((await uploadFile(t, token, bytes, name, { folderId })).done).toBeDefined();
+    const parsed = await json<{ message: { works: Work[] } }>(await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/${name}`)}`, { token }));
+    const w = parsed.message.works[0]!;
+    await t.call('POST', '/api/sales_order/checkFile', { token, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: w.filePath } });
+    const res = await t.call('POST', '/api/sales_order/batch', { token, body: {
+      idempotencyKey: randomUUID(), deliveryMethod: 'orderLocations' in extra ? 'Partial' : 'Unified',
+      works: [{ uuid: w.uuid, articleName: w.articleName, filePath: w.filePath, quantity: 2, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None', ...extra }],
+    } });
+    expect(res.status).toBe(200);
+    return (await json<{ message: { orders: Array<{ salesOrderNumber: string }> } }>(res)).message.orders[0]!.salesOrderNumber;
+  };
+  const idOf = async (so: string) => {
+    if (!ids.has(so)) {
+      const rows = await json<AdminOrderRow[]>(await t.call('GET', `/api/admin/orders?q=${so}`, { token: op }));
+      ids.set(so, rows[0]!.id);
+    }
+    return ids.get(so)!;
+  };
+  const move = (id: number, body: Record<string, unknown>, token = op) => t.call('POST', `/api/admin/orders/${id}/status`, { token, body });
+
+  let lowRes: string;
+  let sharp5: string;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    op = await t.login('operator', 'operator');
+    photo5 = await findSku(t, demo, 'PH-5', 'PH5-GL-NB');
+    sharp5 = await placeOne(demo, '清晰照片.jpg', await photoMm(127, 89), photo5);
+    lowRes = await placeOne(demo, '低分辨率.jpg', await photoMm(127, 89, 200), photo5);
+    other = await placeOne(partial, '分批客户照片.jpg', await photoMm(127, 89), photo5, {
+      orderLocations: [{ contact: '李四', phone: '13900139000', province: '浙江省', city: '杭州市', district: '西湖区', address: '文三路1号' }],
+    });
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  it('lists every hub\'s orders newest first, paged, filtered by status, hub, product, date and SO number', async () => {
+    const all = await t.call('GET', '/api/admin/orders?page=0&size=2', { token: op });
+    expect(all.status).toBe(200);
+    expect(all.headers.get('x-total-count')).toBe('3');
+    const page0 = await json<AdminOrderRow[]>(all);
+    expect(page0.map((o) => o.salesOrderNumber)).toEqual([other, lowRes]);
+    expect(page0[0]).toMatchObject({ hubId: 2, hubName: '分批收货客户', status: 'pending', statusText: '待处理', productName: '5寸照片冲印', quantity: 2 });
+    const page1 = await json<AdminOrderRow[]>(await t.call('GET', '/api/admin/orders?page=1&size=2', { token: op }));
+    expect(page1.map((o) => o.salesOrderNumber)).toEqual([sharp5]);
+
+    const hub1 = await t.call('GET', '/api/admin/orders?hubId=1', { token: op });
+    expect(hub1.headers.get('x-total-count')).toBe('2');
+    expect((await json<AdminOrderRow[]>(await t.call('GET', `/api/admin/orders?q=${lowRes.slice(-8)}`, { token: op }))).map((o) => o.salesOrderNumber)).toEqual([lowRes]);
+    expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId}`, { token: op })).headers.get('x-total-count')).toBe('3');
+    expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId + 1000}`, { token: op })).headers.get('x-total-count')).toBe('0');
+    expect((await t.call('GET', '/api/admin/orders?status=shipped', { token: op })).headers.get('x-total-count')).toBe('0');
+    // Today in the shop's days (UTC+8) holds them all; a day long gone holds none.
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    expect((await t.call('GET', `/api/admin/orders?from=${today}&to=${today}`, { token: op })).headers.get('x-total-count')).toBe('3');
+    expect((await t.call('GET', '/api/admin/orders?from=2020-01-01&to=2020-01-31', { token: op })).headers.get('x-total-count')).toBe('0');
+    const bad = await t.call('GET', '/api/admin/orders?from=25.11.2026', { token: op });
+    expect(bad.status).toBe(400);
+    expect((await json<{ message: string }>(bad)).message).toMatch(/日期格式应为 YYYY-MM-DD/);
+    const products = await json<Array<{ id: number; name: string }>>(await t.call('GET', '/api/admin/products', { token: op }));
+    expect(products).toEqual([{ id: photo5.productId, name: '5寸照片冲印' }]);
+  });
+
+  it('shows an order\'s files with working thumbnails, the check per file, the accepted warnings, the address and the price basis', async () => {
+    const res = await t.call('GET', `/api/admin/orders/${await idOf(lowRes)}`, { token: op });
+    expect(res.status).toBe(200);
+    const d = await json<AdminOrderDetail>(res);
+    expect(d).toMatchObject({ salesOrderNumber: lowRes, articleName: '低分辨率', hubName: '演示门店客户', customerName: '演示客户', deliveryMethod: 'Unified', nextStatuses: ['in_production', 'cancelled'] });
+    expect(d.addresses[0]).toMatchObject({ province: '广东省' });
+    expect(d.pricing).toMatchObject({ basis: 'print', copies: 2 });
+    expect(d.basisText).toBe(d.pricing!.text);
+    expect(d.amount).toBe(d.pricing!.amount);
+    expect(d.check!.resolutionWarning).toBe(true);
+    expect(d.check!.warnings).toEqual(['分辨率低于要求：1 个文件（低分辨率.jpg）']);
+    expect(d.check!.rows).toEqual([expect.objectContaining({ fileName: '低分辨率.jpg', component: '照片', pass: true, resolutionWarning: true, resolutionThreshold: 300, standardWidth: 127, standardHeight: 89 })]);
+    expect(d.check!.rows[0]!.dpi).toBeCloseTo(200, 0);
+    // The links are signed: they work without a token, as in an <img>.
+    const thumb = await fetch(t.url + d.files[0]!.thumbnailUrl);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).format).toBe('jpeg');
+    const file = await fetch(t.url + d.files[0]!.downloadUrl);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment/);
+
+    const clean = await json<AdminOrderDetail>(await t.call('GET', `/api/admin/orders/${await idOf(sharp5)}`, { token: op }));
+    expect(clean.check).toMatchObject({ resolutionWarning: false, warnings: [] });
+    expect((await t.call('GET', '/api/admin/orders/999999', { token: op })).status).toBe(404);
+  });
+
+  it('moves an order 待处理 → 生产中 → 已发货 (carrier and tracking required) → 已完成, refusing illegal moves, and records each change', async () => {
+    const id = await idOf(sharp5);
+    const early = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'SF100' });
+    expect(early.status).toBe(409);
+    expect((await json<{ message: string }>(early)).message).toBe('订单当前为待处理，不能改为已发货');
+    expect((await move(id, { to: 'in_production', note: '已排版' })).status).toBe(200);
+    const noTracking = await move(id, { to: 'shipped', carrier: '顺丰' });
+    expect(noTracking.status).toBe(422);
+    expect((await json<{ message: string }>(noTracking)).message).toBe('发货需要填写快递公司和快递单号');
+    // The customer cannot cancel once production started.
+    const late = await t.call('POST', `/api/sales_order/${sharp5}/cancel`, { token: demo, body: {} });
+    expect(late.status).toBe(409);
+    expect((await json<{ message: string }>(late)).message).toBe('订单已开始生产，不能取消，请联系印刷厂');
+    const shipped = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'SF1234567890' });
+    expect(shipped.status).toBe(200);
+    expect(await shipped.json()).toEqual({ salesOrderNumber: sharp5, from: 'in_production', to: 'shipped', statusText: '已发货' });
+    const cancelShipped = await move(id, { to: 'cancelled' });
+    expect(cancelShipped.status).toBe(409);
+    expect((await json<{ message: string }>(cancelShipped)).message).toBe('订单当前为已发货，不能改为已取消');
+    const bad = await move(id, { to: 'lost' });
+    expect(bad.status).toBe(400);
+
+    const d = await json<AdminOrderDetail>(await t.call('GET', `/api/admin/orders/${id}`, { token: op }));
+    expect(d).toMatchObject({ status: 'shipped', carrier: '顺丰', trackingNumber: 'SF1234567890', nextStatuses: ['completed'] });
+    expect(d.timeline.map((h) => [h.from, h.to, h.role, h.by, h.note])).toEqual([
+      [null, 'pending', 'customer', 'demo', null],
+      ['pending', 'in_production', 'operator', 'operator', '已排版'],
+      ['in_production', 'shipped', 'operator', 'operator', null],
+    ]);
+    expect(d.timeline[2]).toMatchObject({ carrier: '顺丰', trackingNumber: 'SF1234567890' });
+
+    // The customer sees the status, the tracking number and the timeline in 我的订单.
+    const mine = await json<SalesOrder[]>(await t.call('GET', '/api/sales_order?page=0&size=10', { token: demo }));
+    const o = mine.find((x) => x.salesOrderNumber === sharp5)!;
+    expect(o).toMatchObject({ status: 'shipped', statusText: '已发货', carrier: '顺丰', trackingNumber: 'SF1234567890' });
+    expect(o.timeline.map((h) => [h.toText, h.by])).toEqual([['待处理', '您'], ['生产中', '印刷厂'], ['已发货', '印刷厂']]);
+
+    expect((await move(id, { to: 'completed' })).status).toBe(200);
+    expect((await json<AdminOrderRow[]>(await t.call('GET', '/api/admin/orders?status=completed', { token: op }))).map((r) => r.salesOrderNumber)).toEqual([sharp5]);
+  });
+
+  it('lets the customer cancel a waiting order of its own hub only; the operator cancels until it ships', async () => {
+    // Another hub's order is not found, and changes nothing.
+    const foreign = await t.call('POST', `/api/sales_order/${other}/cancel`, { token: demo, body: {} });
+    expect(foreign.status).toBe(404);
+    const cancelled = await t.call('POST', `/api/sales_order/${lowRes}/cancel`, { token: demo, body: { note: '文件发错了' } });
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.json()).toMatchObject({ from: 'pending', to: 'cancelled', statusText: '已取消' });
+    const twice = await t.call('POST', `/api/sales_order/${lowRes}/cancel`, { token: demo });
+    expect(twice.status).toBe(409);
+    expect((await json<{ message: string }>(twice)).message).toBe('订单已是已取消状态');
+    const revive = await move(await idOf(lowRes), { to: 'in_production' });
+    expect(revive.status).toBe(409);
+
+    const id = await idOf(other);
+    expect((await move(id, { to: 'in_production' })).status).toBe(200);
+    expect((await move(id, { to: 'cancelled', note: '客户来电取消' })).status).toBe(200);
+    const mine = await json<SalesOrder[]>(await t.call('GET', '/api/sales_order', { token: partial }));
+    expect(mine[0]).toMatchObject({ status: 'cancelled', statusText: '已取消' });
+    expect(mine[0]!.timeline.at(-1)).toMatchObject({ by: '印刷厂', note: '客户来电取消' });
+  });
+
+  it('writes one order event per placing and change, in order, for the webhooks', async () => {
+    const rows = await t.db.db.execute<{ type: string; so: string; to: string | null }>(sql`
+      select e.type, o.sales_order_number as so, e.payload->>'to' as to from order_events e join sales_orders o on o.id = e.order_id order by e.id`);
+    const events = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{ type: string; so: string; to: string | null }>;
+    const of = (so: string) => events.filter((e) => e.so === so).map((e) => (e.type === 'order.status_changed' ? `${e.type}:${e.to}` : e.type));
+    expect(of(sharp5)).toEqual(['order.created', 'order.status_changed:in_production', 'order.status_changed:shipped', 'order.status_changed:completed']);
+    expect(of(lowRes)).toEqual(['order.created', 'order.status_changed:cancelled', 'order.cancelled']);
+  });
+});
