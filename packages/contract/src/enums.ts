@@ -31,9 +31,4 @@ export const LIMITS = {
   mmPerInch: 25.4,
 } as const;
 
-/** Where a sales order is (issue #22): 待处理 → 生产中 → 已发货 → 已完成, or 已取消. */
-export const ORDER_STATUSES = ['pending', 'in_production', 'shipped', 'completed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const ORDER_STATUS_TEXT: Record<OrderStatus, string> = {
-  pending: '待处理', in_production: '生产中', shipped: '已发货', completed: '已完成', cancelled: '已取消',
-};
+export { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from './order-status.ts';

@@ -10,11 +10,13 @@ export const locationRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.post('/customer-locations/byCondition', { schema: { tags, body: ByConditionBody, response: { 200: z.array(CustomerLocation) } } },
     async (request) => locations.byCondition(request.customer, request.body));
 
-  app.get('/location-provinces', { schema: { tags, response: { 200: z.array(Region) } } }, async () => locations.provinces());
+  // Regions are reference data: the console's address form needs them as much as the customer's page.
+  const anyRole = { anyRole: true };
+  app.get('/location-provinces', { config: anyRole, schema: { tags, response: { 200: z.array(Region) } } }, async () => locations.provinces());
 
-  app.get('/location-cities/findByProvince', { schema: { tags, querystring: CitiesQuery, response: { 200: z.array(Region) } } },
+  app.get('/location-cities/findByProvince', { config: anyRole, schema: { tags, querystring: CitiesQuery, response: { 200: z.array(Region) } } },
     async (request) => locations.cities(request.query.provinceId));
 
-  app.get('/location-districts/findByCities', { schema: { tags, querystring: DistrictsQuery, response: { 200: z.array(Region) } } },
+  app.get('/location-districts/findByCities', { config: anyRole, schema: { tags, querystring: DistrictsQuery, response: { 200: z.array(Region) } } },
     async (request) => locations.districts(request.query.cityId));
 };

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { FullPageSpin } from '../components/FullPageSpin.tsx';
-import { RequireAuth } from '../features/auth/index.ts';
+import { RequireAuth, RequireOperator } from '../features/auth/index.ts';
 import { RootRoute, type RouteHandle } from './RootRoute.tsx';
 
 /** React.lazy for named exports: each page is its own chunk, so /login does not load the others. */
@@ -15,6 +15,11 @@ const BatchUploadRoute = lazyPage(() => import('./routes/batch-upload.tsx'), 'Ba
 const Payment1Route = lazyPage(() => import('./routes/payment1.tsx'), 'Payment1Route');
 const OrdersRoute = lazyPage(() => import('./routes/orders.tsx'), 'OrdersRoute');
 const NotFoundRoute = lazyPage(() => import('./routes/not-found.tsx'), 'NotFoundRoute');
+const AdminLayout = lazyPage(() => import('../features/admin-layout/lazy.ts'), 'AdminLayout');
+const AdminOrdersPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrdersPage');
+const AdminOrderPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrderPage');
+const AdminHubsPage = lazyPage(() => import('../features/admin-hubs/lazy.ts'), 'AdminHubsPage');
+const CatalogueImportPage = lazyPage(() => import('../features/admin-catalogue/lazy.ts'), 'CatalogueImportPage');
 
 const handle = (title: string): RouteHandle => ({ title });
 
@@ -45,6 +50,27 @@ export const router = createBrowserRouter([
               { path: '/batch-upload', handle: handle('批量上传下单'), element: <BatchUploadRoute /> },
               { path: '/payment1', handle: handle('确认订单'), element: <Payment1Route /> },
               { path: '/orders', handle: handle('我的订单'), element: <OrdersRoute /> },
+            ],
+          },
+        ],
+      },
+      {
+        // The operator console: its own guard and frame; a customer sees a refusal, never its data.
+        path: '/admin',
+        element: <RequireOperator />,
+        children: [
+          {
+            element: (
+              <Suspense fallback={<FullPageSpin />}>
+                <AdminLayout />
+              </Suspense>
+            ),
+            children: [
+              { index: true, element: <Navigate to="/admin/orders" replace /> },
+              { path: 'orders', handle: handle('订单 - 操作台'), element: <AdminOrdersPage /> },
+              { path: 'orders/:id', handle: handle('订单详情 - 操作台'), element: <AdminOrderPage /> },
+              { path: 'hubs', handle: handle('客户中心 - 操作台'), element: <AdminHubsPage /> },
+              { path: 'catalogue', handle: handle('产品目录导入 - 操作台'), element: <CatalogueImportPage /> },
             ],
           },
         ],

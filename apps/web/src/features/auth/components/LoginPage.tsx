@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { setToken } from '../../../lib/auth-token.ts';
 import { PORTAL_NAME } from '../../../lib/brand.ts';
 import { errorMessage } from '../../../lib/http.ts';
+import { accountQueryKey, getAccount, isOperator } from '../api/account.ts';
 import { useAuthenticate, type Credentials } from '../api/authenticate.ts';
 
 interface FromState {
@@ -25,11 +26,16 @@ export function LoginPage() {
 
   const onFinish = (credentials: Credentials) => {
     authenticate.mutate(credentials, {
-      onSuccess: ({ id_token }) => {
+      onSuccess: async ({ id_token }) => {
         setToken(id_token);
         // A new customer may be logging in on this browser: nothing cached may leak across.
         queryClient.clear();
-        void navigate(returnPath(location.state), { replace: true });
+        // An operator goes to the console, a customer to the batch page (or back where each came from).
+        const account = await queryClient.fetchQuery({ queryKey: accountQueryKey, queryFn: ({ signal }) => getAccount(signal) }).catch(() => null);
+        const back = returnPath(location.state);
+        const isAdminPath = back === '/admin' || back.startsWith('/admin/');
+        const target = isOperator(account) ? (isAdminPath ? back : '/admin') : isAdminPath ? '/batch-upload' : back;
+        void navigate(target, { replace: true });
       },
     });
   };

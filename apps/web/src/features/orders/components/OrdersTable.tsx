@@ -1,9 +1,10 @@
 import type { SalesOrder } from '@portal/contract/api';
-import { Alert, Flex, List, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Flex, List, Popconfirm, Table, Tag, Timeline, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { addressText } from '../../address/index.ts';
+import { useCancelOrder } from '../api/cancel.ts';
 import { useOrders } from '../api/orders.ts';
 import { moneyText } from '../lib/money.ts';
 
@@ -31,6 +32,54 @@ function Files({ order }: { order: SalesOrder }) {
       )}
       style={{ maxHeight: 320, overflowY: 'auto' }}
     />
+  );
+}
+
+const STATUS_COLOR: Record<SalesOrder['status'], string> = { pending: 'gold', in_production: 'blue', shipped: 'cyan', completed: 'green', cancelled: 'default' };
+
+/** Where the order has been: every change of status, oldest first, with the tracking number once shipped. */
+function OrderTimeline({ order }: { order: SalesOrder }) {
+  return (
+    <Flex vertical gap={8} style={{ minWidth: 260 }}>
+      <Typography.Text type="secondary">订单进度</Typography.Text>
+      <Timeline
+        items={order.timeline.map((h) => ({
+          children: (
+            <Flex vertical gap={0}>
+              <Typography.Text>{`${h.toText}  ${dayjs(h.at).format('YYYY-MM-DD HH:mm')}`}</Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {[h.from === null ? '下单' : h.by, h.trackingNumber ? `${h.carrier ?? ''} ${h.trackingNumber}` : '', h.note ? `备注：${h.note}` : '']
+                  .filter(Boolean)
+                  .join('，')}
+              </Typography.Text>
+            </Flex>
+          ),
+        }))}
+      />
+    </Flex>
+  );
+}
+
+function CancelButton({ order }: { order: SalesOrder }) {
+  const cancel = useCancelOrder();
+  const { message } = App.useApp();
+  if (order.status !== 'pending') return null;
+  return (
+    <Popconfirm
+      title={`取消订单 ${order.salesOrderNumber}？`}
+      okText="取消订单"
+      cancelText="不取消"
+      onConfirm={() =>
+        cancel.mutateAsync(order.salesOrderNumber).then(
+          () => void message.success('订单已取消'),
+          (e: unknown) => void message.error(errorMessage(e)),
+        )
+      }
+    >
+      <Button size="small" danger loading={cancel.isPending}>
+        取消订单
+      </Button>
+    </Popconfirm>
   );
 }
 
@@ -68,6 +117,23 @@ const columns: TableColumnsType<SalesOrder> = [
             {s}
           </Typography.Text>
         ))}
+      </Flex>
+    ),
+  },
+  {
+    title: '状态',
+    key: 'status',
+    width: 170,
+    render: (_: unknown, o) => (
+      <Flex vertical gap={2} align="flex-start">
+        <Tag color={STATUS_COLOR[o.status]} data-testid="order-status">
+          {o.statusText}
+        </Tag>
+        {o.trackingNumber && (
+          <Typography.Text style={{ fontSize: 12 }} data-testid="order-tracking">
+            {`${o.carrier ?? ''} ${o.trackingNumber}`}
+          </Typography.Text>
+        )}
       </Flex>
     ),
   },
@@ -114,6 +180,7 @@ const columns: TableColumnsType<SalesOrder> = [
       </Flex>
     ),
   },
+  { title: '操作', key: 'actions', width: 100, fixed: 'right', render: (_: unknown, o) => <CancelButton order={o} /> },
 ];
 
 /** The hub's orders, newest first, a page at a time (the server counts them: x-total-count). */
@@ -133,7 +200,16 @@ export function OrdersTable() {
         loading={orders.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
-        expandable={{ expandedRowRender: (o) => <Files order={o} />, rowExpandable: (o) => o.files.length > 0 }}
+        expandable={{
+          expandedRowRender: (o) => (
+            <Flex gap={24} wrap>
+              <OrderTimeline order={o} />
+              <div style={{ flex: 1, minWidth: 260 }}>
+                <Files order={o} />
+              </div>
+            </Flex>
+          ),
+        }}
         pagination={{
           current: page + 1,
           pageSize: size,

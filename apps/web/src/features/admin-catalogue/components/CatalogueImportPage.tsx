@@ -1,0 +1,59 @@
+import { InboxOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Checkbox, Flex, List, Table, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/http.ts';
+import { useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
+
+/**
+ * The catalogue import of the console: the shop's JSON file, checked by the server exactly as the
+ * command checks it, every problem shown with the field it is at (path → message).
+ */
+export function CatalogueImportPage() {
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const [prune, setPrune] = useState(false);
+  const run = useImportCatalogue();
+  const go = (dryRun: boolean) => file && run.mutate({ text: file.text, dryRun, prune });
+  const outcome = run.data;
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Title level={3} style={{ margin: 0 }}>产品目录导入</Typography.Title>
+      <Card size="small">
+        <Flex vertical gap={12}>
+          <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+            上传产品目录 JSON 文件（格式同 npm run import-catalogue）。文件中的模板须已在系统中（先前导入过）；新模板请用命令行带模板目录导入。
+          </Typography.Paragraph>
+          <Upload.Dragger accept=".json,application/json" maxCount={1} showUploadList={false}
+            beforeUpload={(f) => {
+              void f.text().then((text) => { setFile({ name: f.name, text }); run.reset(); });
+              return false;
+            }}>
+            <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+            <p className="ant-upload-text">{file ? `已选择：${file.name}` : '点击或拖入目录 JSON 文件'}</p>
+          </Upload.Dragger>
+          <Checkbox checked={prune} onChange={(e) => setPrune(e.target.checked)}>文件中没有的产品标记为已取消（文件即完整目录）</Checkbox>
+          <Flex gap={8}>
+            <Button disabled={!file} loading={run.isPending && run.variables?.dryRun} onClick={() => go(true)}>检查</Button>
+            <Button type="primary" disabled={!file} loading={run.isPending && !run.variables?.dryRun} onClick={() => go(false)}>导入</Button>
+          </Flex>
+          {run.isError && <Alert type="error" showIcon title={errorMessage(run.error)} />}
+          {outcome?.ok === true && (
+            <Alert type="success" showIcon title={outcome.imported ? '已导入' : '检查通过，尚未导入'}
+              description={<List size="small" dataSource={outcome.summary} renderItem={(l) => <List.Item>{l}</List.Item>} />} />
+          )}
+          {outcome?.ok === false && (
+            <Flex vertical gap={8}>
+              <Alert type="error" showIcon title={outcome.message} />
+              <Table<CatalogueProblem & { key: number }> size="small" data-testid="catalogue-problems" pagination={outcome.problems.length > 50 ? { pageSize: 50 } : false}
+                dataSource={outcome.problems.map((p, key) => ({ ...p, key }))}
+                columns={[
+                  { title: '位置', dataIndex: 'path', key: 'path', width: 320, render: (v: string) => <Typography.Text code>{v || '（文件）'}</Typography.Text> },
+                  { title: '问题', dataIndex: 'message', key: 'message' },
+                ]} />
+            </Flex>
+          )}
+        </Flex>
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,168 @@
+import type { AdminAddressRow, AdminHub, AdminLogin } from '@portal/contract/admin';
+import { Alert, App, Button, Card, Flex, Form, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/http.ts';
+import { RegionSelects } from '../../address/index.ts';
+import { useAddresses, useHubMutations, useHubs, useLogins, type AddressInput, type HubInput, type LoginInput } from '../api/hubs.ts';
+import { FormDialog } from './FormDialog.tsx';
+
+type Mutations = ReturnType<typeof useHubMutations>;
+
+function LoginsTab({ hub, m }: { hub: AdminHub; m: Mutations }) {
+  const logins = useLogins(hub.id);
+  const { message } = App.useApp();
+  const [adding, setAdding] = useState(false);
+  const [resetting, setResetting] = useState<AdminLogin | null>(null);
+  const [addForm] = Form.useForm<LoginInput>();
+  const [pwForm] = Form.useForm<{ password: string }>();
+
+  return (
+    <Flex vertical gap={8}>
+      <div><Button size="small" onClick={() => { m.addLogin.reset(); setAdding(true); }}>添加登录账号</Button></div>
+      <Table<AdminLogin> size="small" rowKey="id" loading={logins.isFetching} dataSource={logins.data ?? []} pagination={false}
+        locale={{ emptyText: '暂无登录账号' }}
+        columns={[
+          { title: '登录名', dataIndex: 'login', key: 'login' },
+          { title: '客户', dataIndex: 'customerName', key: 'customer' },
+          { title: '状态', dataIndex: 'disabled', key: 'disabled', render: (d: boolean) => (d ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>) },
+          { title: '创建时间', dataIndex: 'createdAt', key: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+          { title: '操作', key: 'actions', render: (_: unknown, l) => (
+            <Space>
+              <Button size="small" type="link" onClick={() => { m.resetPassword.reset(); setResetting(l); }}>重置密码</Button>
+              <Popconfirm title={l.disabled ? `启用 ${l.login}？` : `停用 ${l.login}？停用后不能登录，已登录的也会退出。`} okText="确定" cancelText="取消"
+                onConfirm={() => m.setDisabled.mutateAsync({ id: l.id, disabled: !l.disabled }).then(() => void message.success(l.disabled ? '已启用' : '已停用'), (e: unknown) => void message.error(errorMessage(e)))}>
+                <Button size="small" type="link" danger={!l.disabled}>{l.disabled ? '启用' : '停用'}</Button>
+              </Popconfirm>
+            </Space>
+          ) },
+        ]} />
+      <FormDialog<LoginInput> open={adding} title={`添加登录账号：${hub.name}`} form={addForm} pending={m.addLogin.isPending} error={m.addLogin.error}
+        onClose={() => setAdding(false)}
+        onSubmit={(v) => m.addLogin.mutate({ hubId: hub.id, ...v }, { onSuccess: () => { setAdding(false); void message.success('已添加'); } })}>
+        <Form.Item label="登录名" name="login" rules={[{ required: true, whitespace: true, message: '请填写登录名' }]}><Input autoComplete="off" /></Form.Item>
+        <Form.Item label="密码" name="password" rules={[{ required: true, message: '请填写密码' }, { min: 4, message: '密码至少 4 个字符' }]}><Input.Password autoComplete="new-password" /></Form.Item>
+        <Form.Item label="客户名称" name="customerName" extra="选填；不填时为客户中心唯一的客户"><Input /></Form.Item>
+      </FormDialog>
+      <FormDialog<{ password: string }> open={resetting !== null} title={`重置密码：${resetting?.login ?? ''}`} form={pwForm} pending={m.resetPassword.isPending} error={m.resetPassword.error}
+        onClose={() => setResetting(null)}
+        onSubmit={(v) => m.resetPassword.mutate({ id: resetting!.id, password: v.password }, { onSuccess: () => { setResetting(null); void message.success('密码已重置，该账号需重新登录'); } })}>
+        <Form.Item label="新密码" name="password" rules={[{ required: true, message: '请填写新密码' }, { min: 4, message: '密码至少 4 个字符' }]}><Input.Password autoComplete="new-password" /></Form.Item>
+      </FormDialog>
+    </Flex>
+  );
+}
+
+const EMPTY_ADDRESS: AddressInput = { contact: '', phone: '', province: '', city: '', district: '', address: '', isDefault: true };
+
+function AddressesTab({ hub, m }: { hub: AdminHub; m: Mutations }) {
+  const addresses = useAddresses(hub.id);
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState<AdminAddressRow | 'new' | null>(null);
+  const [form] = Form.useForm<AddressInput>();
+  const mutation = editing === 'new' ? m.addAddress : m.updateAddress;
+  const save = (v: AddressInput) => {
+    const done = { onSuccess: () => { setEditing(null); void message.success('已保存'); } };
+    if (editing === 'new') m.addAddress.mutate({ hubId: hub.id, ...v }, done);
+    else if (editing) m.updateAddress.mutate({ id: editing.id, ...v }, done);
+  };
+
+  return (
+    <Flex vertical gap={8}>
+      <div><Button size="small" onClick={() => { m.addAddress.reset(); setEditing('new'); }}>新增地址</Button></div>
+      <Table<AdminAddressRow> size="small" rowKey="id" loading={addresses.isFetching} dataSource={addresses.data ?? []} pagination={false}
+        locale={{ emptyText: '暂无地址' }}
+        columns={[
+          { title: '收件人', dataIndex: 'contact', key: 'contact' },
+          { title: '电话', dataIndex: 'phone', key: 'phone' },
+          { title: '地址', key: 'address', render: (_: unknown, a) => `${a.province}${a.city}${a.district}${a.address}` },
+          { title: '默认', dataIndex: 'isDefault', key: 'isDefault', render: (d: boolean) => (d ? <Tag color="blue">默认</Tag> : null) },
+          { title: '操作', key: 'actions', render: (_: unknown, a) => (
+            <Space>
+              <Button size="small" type="link" onClick={() => { m.updateAddress.reset(); setEditing(a); }}>编辑</Button>
+              <Popconfirm title="删除该地址？" okText="删除" cancelText="取消"
+                onConfirm={() => m.removeAddress.mutateAsync(a.id).then(() => undefined, (e: unknown) => void message.error(errorMessage(e)))}>
+                <Button size="small" type="link" danger>删除</Button>
+              </Popconfirm>
+            </Space>
+          ) },
+        ]} />
+      <FormDialog<AddressInput> open={editing !== null} title={editing === 'new' ? `新增地址：${hub.name}` : '编辑地址'} form={form}
+        initialValues={editing === 'new' || editing === null ? EMPTY_ADDRESS : editing}
+        pending={mutation.isPending} error={mutation.error} onClose={() => setEditing(null)} onSubmit={save}>
+        <Form.Item label="收件人" name="contact" rules={[{ required: true, whitespace: true, message: '请填写收件人' }]}><Input /></Form.Item>
+        <Form.Item label="联系电话" name="phone" rules={[{ required: true, whitespace: true, message: '请填写联系电话' }]}><Input /></Form.Item>
+        <Form.Item label="省/市/区" required>
+          <Form.Item noStyle shouldUpdate>
+            {() => (
+              <RegionSelects size="middle"
+                value={{ province: form.getFieldValue('province') ?? '', city: form.getFieldValue('city') ?? '', district: form.getFieldValue('district') ?? '' }}
+                onChange={(r) => form.setFieldsValue(r)} />
+            )}
+          </Form.Item>
+          <Form.Item name="province" noStyle rules={[{ required: true, message: '请选择省份' }]}><Input type="hidden" /></Form.Item>
+          <Form.Item name="city" noStyle rules={[{ required: true, message: '请选择城市' }]}><Input type="hidden" /></Form.Item>
+          <Form.Item name="district" noStyle rules={[{ required: true, message: '请选择区县' }]}><Input type="hidden" /></Form.Item>
+        </Form.Item>
+        <Form.Item label="详细地址" name="address" rules={[{ required: true, whitespace: true, message: '请填写详细地址' }]}><Input /></Form.Item>
+        <Form.Item label="设为默认地址" name="isDefault" valuePropName="checked"><Switch /></Form.Item>
+      </FormDialog>
+    </Flex>
+  );
+}
+
+/** The customer hubs: add, rename, batchAddressParsing, and per hub its logins and default addresses. */
+export function AdminHubsPage() {
+  const hubs = useHubs();
+  const m = useHubMutations();
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState<AdminHub | 'new' | null>(null);
+  const [form] = Form.useForm<HubInput>();
+  const mutation = editing === 'new' ? m.createHub : m.updateHub;
+  const save = (v: HubInput) => {
+    const done = { onSuccess: () => { setEditing(null); void message.success('已保存'); } };
+    if (editing === 'new') m.createHub.mutate(v, done);
+    else if (editing) m.updateHub.mutate({ id: editing.id, name: v.name }, done);
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Flex align="center" justify="space-between">
+        <Typography.Title level={3} style={{ margin: 0 }}>客户中心</Typography.Title>
+        <Button type="primary" onClick={() => { m.createHub.reset(); setEditing('new'); }}>新增客户中心</Button>
+      </Flex>
+      {hubs.isError && <Alert type="error" showIcon title={errorMessage(hubs.error)} />}
+      <Card size="small">
+        <Table<AdminHub> size="small" rowKey="id" loading={hubs.isFetching} dataSource={hubs.data ?? []} pagination={false}
+          expandable={{ expandedRowRender: (h) => (
+            <Tabs size="small" items={[
+              { key: 'logins', label: '登录账号', children: <LoginsTab hub={h} m={m} /> },
+              { key: 'addresses', label: '默认地址', children: <AddressesTab hub={h} m={m} /> },
+            ]} />
+          ) }}
+          columns={[
+            { title: 'ID', dataIndex: 'id', key: 'id', width: 60 },
+            { title: '名称', dataIndex: 'name', key: 'name' },
+            { title: '按作品填写地址', dataIndex: 'batchAddressParsing', key: 'bap', render: (v: boolean, h) => (
+              <Switch checked={v} aria-label={`${h.name} 按作品填写地址`} loading={m.updateHub.isPending && m.updateHub.variables?.id === h.id}
+                onChange={(checked) => m.updateHub.mutate({ id: h.id, batchAddressParsing: checked }, { onError: (e) => void message.error(errorMessage(e)) })} />
+            ) },
+            { title: '登录账号', dataIndex: 'logins', key: 'logins', width: 90 },
+            { title: '订单', dataIndex: 'orders', key: 'orders', width: 80 },
+            { title: '操作', key: 'actions', width: 90, render: (_: unknown, h) => <Button size="small" type="link" onClick={() => { m.updateHub.reset(); setEditing(h); }}>重命名</Button> },
+          ]} />
+      </Card>
+      <FormDialog<HubInput> open={editing !== null} title={editing === 'new' ? '新增客户中心' : '重命名客户中心'} form={form}
+        initialValues={editing === 'new' || editing === null ? { name: '', batchAddressParsing: false } : { name: editing.name }}
+        pending={mutation.isPending} error={mutation.error} onClose={() => setEditing(null)} onSubmit={save}>
+        <Form.Item label="名称" name="name" rules={[{ required: true, whitespace: true, message: '请填写客户中心名称' }]}><Input /></Form.Item>
+        {editing === 'new' && (
+          <>
+            <Form.Item label="客户名称" name="customerName" extra="价格按客户名称匹配；不填时与客户中心同名"><Input /></Form.Item>
+            <Form.Item label="按作品填写地址（batchAddressParsing）" name="batchAddressParsing" valuePropName="checked"><Switch /></Form.Item>
+          </>
+        )}
+      </FormDialog>
+    </Flex>
+  );
+}

@@ -1,0 +1,19 @@
+import { Alert, Form, Modal, type FormInstance } from 'antd';
+import type { ReactNode } from 'react';
+import { errorMessage } from '../../../lib/http.ts';
+
+/** A dialog around a form: validates, submits, shows the server's refusal in it, closes when done. */
+export function FormDialog<T extends object>({ open, title, form, initialValues, pending, error, onSubmit, onClose, children }: {
+  open: boolean; title: string; form: FormInstance<T>; initialValues?: Partial<T>; pending: boolean; error: unknown;
+  onSubmit: (values: T) => void; onClose: () => void; children: ReactNode;
+}) {
+  return (
+    <Modal open={open} title={title} okText="保存" cancelText="取消" confirmLoading={pending} destroyOnHidden onCancel={onClose}
+      onOk={() => void form.validateFields().then(onSubmit, () => undefined)}>
+      <Form<T> form={form} layout="vertical" preserve={false} initialValues={initialValues}>
+        {children}
+      </Form>
+      {error ? <Alert type="error" showIcon title={errorMessage(error)} /> : null}
+    </Modal>
+  );
+}

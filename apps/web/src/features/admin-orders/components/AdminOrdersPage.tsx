@@ -1,0 +1,84 @@
+import type { AdminOrderRow } from '@portal/contract/admin';
+import { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
+import { Alert, Card, DatePicker, Flex, Input, Select, Table, Typography, type TableColumnsType } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../../lib/http.ts';
+import { useAdminOrders, useFilterOptions, type OrderFilters } from '../api/orders.ts';
+import { StatusTag, money } from './status.tsx';
+
+const columns: TableColumnsType<AdminOrderRow> = [
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 200, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
+  { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+  { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150 },
+  { title: '作品', dataIndex: 'articleName', key: 'article', width: 160 },
+  { title: '产品', key: 'product', width: 180, render: (_: unknown, o) => (
+    <Flex vertical gap={0}>
+      <Typography.Text>{o.productName}</Typography.Text>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>{o.sku}</Typography.Text>
+    </Flex>
+  ) },
+  { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 70, align: 'right' },
+  { title: '金额', dataIndex: 'amount', key: 'amount', width: 110, align: 'right', render: (v: number) => money(v) },
+  { title: '状态', dataIndex: 'status', key: 'status', width: 90, render: (v: OrderStatus) => <StatusTag status={v} /> },
+  { title: '快递', key: 'tracking', width: 180, render: (_: unknown, o) => (o.trackingNumber ? `${o.carrier ?? ''} ${o.trackingNumber}` : '—') },
+];
+
+/** Every hub's orders, newest first, filtered and paged on the server (x-total-count). */
+export function AdminOrdersPage() {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(20);
+  const [filters, setFilters] = useState<OrderFilters>({});
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const orders = useAdminOrders(page, size, filters);
+  const { products, hubs } = useFilterOptions();
+  const set = (next: OrderFilters) => {
+    setPage(0);
+    setFilters((f) => ({ ...f, ...next }));
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Title level={3} style={{ margin: 0 }}>订单</Typography.Title>
+      <Card size="small">
+        <Flex wrap gap={12} style={{ marginBottom: 12 }}>
+          <Input.Search allowClear placeholder="搜索订单号" style={{ width: 220 }} aria-label="搜索订单号"
+            onSearch={(q) => set({ q: q.trim() || undefined })} />
+          <Select allowClear placeholder="全部状态" style={{ width: 130 }} aria-label="状态"
+            options={ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_TEXT[s] }))}
+            value={filters.status} onChange={(status?: OrderStatus) => set({ status })} />
+          <Select allowClear showSearch optionFilterProp="label" placeholder="全部客户中心" style={{ width: 180 }} aria-label="客户中心"
+            options={(hubs.data ?? []).map((h) => ({ value: h.id, label: h.name }))}
+            value={filters.hubId} onChange={(hubId?: number) => set({ hubId })} />
+          <Select allowClear showSearch optionFilterProp="label" placeholder="全部产品" style={{ width: 180 }} aria-label="产品"
+            options={(products.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            value={filters.productId} onChange={(productId?: number) => set({ productId })} />
+          <DatePicker.RangePicker value={range} placeholder={['开始日期', '结束日期']}
+            onChange={(r) => {
+              setRange(r);
+              set({ from: r?.[0]?.format('YYYY-MM-DD'), to: r?.[1]?.format('YYYY-MM-DD') });
+            }} />
+        </Flex>
+        {orders.isError && <Alert type="error" showIcon title={errorMessage(orders.error)} style={{ marginBottom: 12 }} />}
+        <Table<AdminOrderRow>
+          rowKey="id"
+          size="small"
+          columns={columns}
+          dataSource={orders.data?.items ?? []}
+          loading={orders.isFetching}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
+          pagination={{
+            current: page + 1, pageSize: size, total: orders.data?.total ?? 0, showSizeChanger: true,
+            showTotal: (total) => `共${total}个订单`,
+            onChange: (p, s) => {
+              setPage(s === size ? p - 1 : 0);
+              setSize(s);
+            },
+          }}
+        />
+      </Card>
+    </Flex>
+  );
+}

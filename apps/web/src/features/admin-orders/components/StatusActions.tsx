@@ -1,0 +1,67 @@
+import type { AdminStatusBody } from '@portal/contract/admin';
+import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
+import { Alert, AutoComplete, Button, Form, Input, Modal, Space } from 'antd';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/http.ts';
+import { useChangeStatus } from '../api/orders.ts';
+
+const ACTION: Record<OrderStatus, string> = {
+  pending: '退回待处理', in_production: '开始生产', shipped: '发货', completed: '完成', cancelled: '取消订单',
+};
+const CARRIERS = ['顺丰', '中通', '圆通', '韵达', '申通', '京东', 'EMS', '德邦', '极兔'];
+
+/** The moves the server allows now (nextStatuses), each confirmed in a dialog; shipping asks for the tracking. */
+export function StatusActions({ orderId, next }: { orderId: number; next: OrderStatus[] }) {
+  const [target, setTarget] = useState<OrderStatus | null>(null);
+  const change = useChangeStatus(orderId);
+  const [form] = Form.useForm<Omit<AdminStatusBody, 'to'>>();
+
+  const close = () => {
+    setTarget(null);
+    change.reset();
+    form.resetFields();
+  };
+  const submit = async () => {
+    const values = await form.validateFields();
+    change.mutate({ to: target!, ...values }, { onSuccess: close });
+  };
+
+  return (
+    <>
+      <Space wrap>
+        {next.map((s) => (
+          <Button key={s} type={s === 'cancelled' ? 'default' : 'primary'} danger={s === 'cancelled'} onClick={() => setTarget(s)}>
+            {ACTION[s]}
+          </Button>
+        ))}
+      </Space>
+      <Modal
+        open={target !== null}
+        title={target ? `${ACTION[target]}：改为${ORDER_STATUS_TEXT[target]}` : ''}
+        okText="确定"
+        cancelText="取消"
+        confirmLoading={change.isPending}
+        onOk={() => void submit()}
+        onCancel={close}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" preserve={false}>
+          {target === 'shipped' && (
+            <>
+              <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
+                <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" />
+              </Form.Item>
+              <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
+                <Input placeholder="快递单号" aria-label="快递单号" />
+              </Form.Item>
+            </>
+          )}
+          <Form.Item label="备注" name="note">
+            <Input.TextArea rows={2} maxLength={500} placeholder="选填" aria-label="备注" />
+          </Form.Item>
+        </Form>
+        {change.isError && <Alert type="error" showIcon title={errorMessage(change.error)} />}
+      </Modal>
+    </>
+  );
+}
