@@ -73,6 +73,8 @@ describe('console: webhooks and files for the press', () => {
       await page.reload();
       await page.getByRole('cell', { name: so }).waitFor();
       await page.getByRole('row').filter({ hasText: so }).getByText('已送达').waitFor();
+      // The saved endpoint is shown again after a reload.
+      await expect.poll(() => page.getByLabel('接收地址（URL）').inputValue()).toBe(receiverUrl);
       await shot(page, 'admin-webhooks');
 
       await page.getByRole('link', { name: '生产文件' }).click();

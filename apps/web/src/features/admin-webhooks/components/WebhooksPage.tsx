@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { WebhookDelivery } from '@portal/contract/admin-webhooks';
 import { errorMessage } from '../../../lib/http.ts';
@@ -28,13 +28,16 @@ export function WebhooksPage() {
   const [form] = Form.useForm<{ url: string; secret: string }>();
   const ep = endpoint.data;
   const fromEnv = ep?.source === 'env';
+  // The saved URL fills the field once it is known (the form was drawn before the answer came).
+  useEffect(() => {
+    if (ep) form.setFieldsValue({ url: ep.url });
+  }, [ep, form]);
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Card title="Webhook 接收地址">
         {fromEnv && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="地址由服务器环境变量 WEBHOOK_URL 和 WEBHOOK_SECRET 设置，此处只能查看和测试" />}
-        <Form form={form} layout="vertical" disabled={fromEnv} key={ep?.updatedAt ?? ep?.url ?? 'none'}
-          initialValues={{ url: ep?.url ?? '', secret: '' }}
+        <Form form={form} layout="vertical" disabled={fromEnv} initialValues={{ url: '', secret: '' }}
           onFinish={(v) => save.mutate({ url: v.url, secret: v.secret }, {
             onSuccess: () => { form.setFieldValue('secret', ''); void message.success('已保存'); },
             onError: (e) => void message.error(errorMessage(e)),
