@@ -14,6 +14,7 @@ import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/
 import { startServer, type RunningServer } from '../support/server.ts';
 import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+import { chooseFivePrint, clearToasts, rowOf, rowsOf, toast, upload } from '../support/ordering.ts';
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
 declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
@@ -24,61 +25,14 @@ const UNIT_PRICE = 0.68;
 /** A labelled photo, a 5寸 print unless another size is given. */
 const photo = (label: string, hue: number, size = FIVE_INCH) => labelledJpeg(label, hue, size);
 
-/** The order table's rows of works with this name. */
-const rowsOf = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
-const rowOf = (page: Page, name: string): Locator => rowsOf(page, name).first();
 /** The address line under a work's row (hubs with batchAddressParsing). */
 const addressOf = (page: Page, name: string): Locator => rowOf(page, name).locator('xpath=following-sibling::*[1]');
 const entryOf = (page: Page, name: string): Locator => page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name });
-
-async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
-}
-
-/** Closes the toasts on screen, so the next wait cannot be satisfied by an old one. */
-async function clearToasts(page: Page): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
-}
 
 async function submitExpecting(page: Page, text: string): Promise<void> {
   await clearToasts(page);
   await page.getByRole('button', { name: '批量下单', exact: true }).click();
   await toast(page, text);
-}
-
-/** Uploads `paths` (one work each) and waits for their rows. */
-async function upload(page: Page, paths: string[], names: string[]): Promise<void> {
-  const before = await page.locator('.ant-table-row').count();
-  await page.getByTestId('upload-files-input').setInputFiles(paths);
-  await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 30_000 }).toBe(before + paths.length);
-  for (const name of names) await rowOf(page, name).waitFor();
-}
-
-/** Checks `rows`, chooses 5寸照片冲印 (光面, 无边框) for them and waits for the checks to settle. */
-async function chooseFivePrint(page: Page, rows: Locator[]): Promise<void> {
-  for (const row of rows) await row.getByRole('checkbox').check();
-  await page.getByRole('button', { name: '选择产品', exact: true }).click();
-  const picker = page.getByRole('dialog', { name: '选择产品' });
-  await picker.getByRole('button', { name: '5寸照片冲印' }).click();
-  const details = page.getByRole('dialog', { name: '商品详情' });
-  for (const option of [/^光面/, /^无边框/]) {
-    const button = details.getByRole('button', { name: option });
-    // A work that has the product already opens with its options chosen: clicking again would deselect.
-    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-  }
-  // 确定 again while the dialog is still up: on a loaded machine a click during the dialog's opening
-  // was seen to do nothing (1 run in 4), as a customer would click again. A refusal would stay up and fail.
-  await expect.poll(async () => {
-    if (await details.isVisible()) await details.getByRole('button', { name: '确定' }).click({ timeout: 5_000 }).catch(() => undefined);
-    return details.isVisible();
-  }, { timeout: 30_000, interval: 2_000 }).toBe(false);
-  for (const row of rows) {
-    await expect.poll(() => row.getByTestId('work-state').getAttribute('data-state'), { timeout: 30_000 }).not.toBe('unmatch');
-  }
-  for (const row of rows) await row.getByRole('checkbox').uncheck();
-  // The success entries leave by themselves.
-  await expect.poll(() => page.locator('[role="listitem"][data-status="start"], [role="listitem"][data-status="success"]').count(), { timeout: 15_000 }).toBe(0);
 }
 
 async function rename(page: Page, row: Locator, name: string): Promise<void> {

@@ -69,7 +69,7 @@ export function AdminOrderPage() {
       <Card size="small" title={o.deliveryMethod === 'Partial' ? '收货地址（按作品）' : '收货地址'}>
         {o.addresses.map((a, i) => (
           <Typography.Paragraph key={i} style={{ margin: 0 }}>
-            {`${a.contact}，${a.phone}，${a.province}${a.city}${a.district}${a.address}${a.quantity ? `（${a.quantity}份）` : ''}`}
+            {`${a.contact}，${a.phone}，${a.province}${a.city}${a.district}${a.address}${o.deliveryMethod === 'Partial' && a.quantity ? `（${a.quantity}份）` : ''}`}
           </Typography.Paragraph>
         ))}
       </Card>

@@ -84,7 +84,28 @@ function CancelButton({ order }: { order: SalesOrder }) {
 }
 
 const columns: TableColumnsType<SalesOrder> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'salesOrderNumber', width: 190 },
+  {
+    // The status sits under the number rather than in a column of its own: every column stays in sight.
+    title: '订单号 / 状态',
+    key: 'salesOrderNumber',
+    width: 190,
+    render: (_: unknown, o) => (
+      <Flex vertical gap={4} align="flex-start">
+        <Typography.Text>{o.salesOrderNumber}</Typography.Text>
+        <Flex gap={4} align="center" wrap>
+          <Tag color={STATUS_COLOR[o.status]} data-testid="order-status">
+            {o.statusText}
+          </Tag>
+          <CancelButton order={o} />
+        </Flex>
+        {o.trackingNumber && (
+          <Typography.Text style={{ fontSize: 12 }} data-testid="order-tracking">
+            {`${o.carrier ?? ''} ${o.trackingNumber}`}
+          </Typography.Text>
+        )}
+      </Flex>
+    ),
+  },
   {
     title: '下单时间',
     dataIndex: 'createdAt',
@@ -117,23 +138,6 @@ const columns: TableColumnsType<SalesOrder> = [
             {s}
           </Typography.Text>
         ))}
-      </Flex>
-    ),
-  },
-  {
-    title: '状态',
-    key: 'status',
-    width: 170,
-    render: (_: unknown, o) => (
-      <Flex vertical gap={2} align="flex-start">
-        <Tag color={STATUS_COLOR[o.status]} data-testid="order-status">
-          {o.statusText}
-        </Tag>
-        {o.trackingNumber && (
-          <Typography.Text style={{ fontSize: 12 }} data-testid="order-tracking">
-            {`${o.carrier ?? ''} ${o.trackingNumber}`}
-          </Typography.Text>
-        )}
       </Flex>
     ),
   },
@@ -180,7 +184,6 @@ const columns: TableColumnsType<SalesOrder> = [
       </Flex>
     ),
   },
-  { title: '操作', key: 'actions', width: 100, fixed: 'right', render: (_: unknown, o) => <CancelButton order={o} /> },
 ];
 
 /** The hub's orders, newest first, a page at a time (the server counts them: x-total-count). */

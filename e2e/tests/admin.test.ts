@@ -1,0 +1,162 @@
+/**
+ * The shop's side (issue #22): a customer orders two photos; the operator logs in (and lands on
+ * /admin), finds the order by its number, moves it to 生产中 and then 已发货 with 顺丰 and a tracking
+ * number; the customer sees 已发货 and the number in 我的订单 and cancels the other order while 待处理.
+ * A customer opening /admin sees a refusal; the hubs and the catalogue import pages are shot too.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { chooseFivePrint, rowOf, upload } from '../support/ordering.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+
+const TRACKING = 'SF1234567890';
+
+describe('the operator console', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dir: string;
+  let customer: { context: BrowserContext; page: Page };
+  let operator: { context: BrowserContext; page: Page };
+  /** The two orders placed by the customer: [to ship, to cancel]. */
+  let numbers: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'portal-admin-'));
+    await writeFile(join(dir, '发货照片.jpg'), await labelledJpeg('SHIP', 30, FIVE_INCH));
+    await writeFile(join(dir, '取消照片.jpg'), await labelledJpeg('CANCEL', 200, FIVE_INCH));
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    customer = await newPage(browser);
+    operator = await newPage(browser);
+  });
+  afterAll(async () => {
+    await customer?.context.close();
+    await operator?.context.close();
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  afterEach(async (test) => {
+    if (test.task.result?.state === 'fail') {
+      for (const [who, p] of [['customer', customer.page], ['operator', operator.page]] as const) {
+        await shot(p, `admin-failed-${who}-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
+      }
+    }
+    await closeLeftovers(customer.page);
+  });
+
+  it('a customer orders two photos, and cannot open /admin', async () => {
+    const { page } = customer;
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    await upload(page, [join(dir, '发货照片.jpg'), join(dir, '取消照片.jpg')], ['发货照片', '取消照片']);
+    await chooseFivePrint(page, [rowOf(page, '发货照片'), rowOf(page, '取消照片')]);
+    await page.getByRole('button', { name: '批量下单', exact: true }).click();
+    await page.waitForURL('**/payment1');
+    const button = page.getByRole('button', { name: '提交订单' });
+    await expect.poll(() => button.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await button.click();
+    await page.getByText('下单成功').waitFor();
+    const rows = page.locator('.ant-table-row');
+    const byName = async (name: string) => (await rows.filter({ hasText: name }).locator('td:first-child').textContent())?.trim() ?? '';
+    numbers = [await byName('发货照片'), await byName('取消照片')];
+    for (const n of numbers) expect(n).toMatch(/^SO\d{18}$/);
+
+    await page.goto(`${server.url}/admin`);
+    await page.getByText('仅限印刷厂操作员访问，请使用操作员账号登录').waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    await shot(page, 'admin-refused-customer');
+  });
+
+  it('the operator lands on /admin, finds the order by its number and opens it', async () => {
+    const { page } = operator;
+    await login(page, server.url, 'operator', 'operator');
+    await page.waitForURL('**/admin/orders');
+    await page.getByRole('heading', { name: '订单' }).waitFor();
+    await page.getByText('共2个订单').waitFor();
+    await shot(page, 'admin-orders');
+    await page.getByLabel('搜索订单号').fill(numbers[0]!.slice(-10));
+    await page.getByLabel('搜索订单号').press('Enter');
+    await page.getByText('共1个订单').waitFor();
+    const row = page.locator('.ant-table-row').filter({ hasText: numbers[0]! });
+    await row.getByText('待处理').waitFor();
+    await row.getByText('演示门店客户').waitFor();
+    await row.getByRole('link', { name: numbers[0]! }).click();
+    await page.getByRole('heading', { name: numbers[0]! }).waitFor();
+    await page.getByText('张伟，13800138000，广东省深圳市南山区', { exact: false }).waitFor();
+    await page.getByTestId('price-basis').getByText('1张 × ¥0.68', { exact: true }).waitFor();
+    // The thumbnail is a real picture loaded through its signed link.
+    const thumb = page.getByRole('img', { name: '发货照片.jpg' });
+    await expect.poll(() => thumb.evaluate((img) => { const i = img as unknown as { complete: boolean; naturalWidth: number }; return i.complete && i.naturalWidth > 0; }), { timeout: 20_000 }).toBe(true);
+    await page.getByRole('cell', { name: '通过' }).waitFor();
+    await shot(page, 'admin-order-page');
+  });
+
+  it('moves it to 生产中, refuses 发货 without a tracking number, then ships it with 顺丰', async () => {
+    const { page } = operator;
+    await page.getByRole('button', { name: '开始生产', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await page.getByTestId('order-status').getByText('生产中').waitFor();
+
+    await page.getByRole('button', { name: '发货', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await dialog.getByText('请填写快递公司').waitFor();
+    await dialog.getByText('请填写快递单号').waitFor();
+    await shot(page, 'admin-ship-dialog-refused');
+    await dialog.getByLabel('快递公司').fill('顺丰');
+    await dialog.getByLabel('快递单号').fill(TRACKING);
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('order-status').getByText('已发货').waitFor();
+    await page.getByTestId('tracking').getByText(`顺丰 ${TRACKING}`).waitFor();
+    await page.getByText(/操作员 operator，顺丰 SF1234567890/).waitFor();
+    // Once shipped it can only be completed.
+    expect(await page.getByRole('button', { name: '取消订单' }).count()).toBe(0);
+    await shot(page, 'admin-order-shipped');
+  });
+
+  it('the customer sees 已发货 and the tracking number in 我的订单, and cancels the other order while 待处理', async () => {
+    const { page } = customer;
+    await page.goto(`${server.url}/orders`);
+    const shipped = page.locator('.ant-table-row').filter({ hasText: numbers[0]! });
+    await shipped.getByTestId('order-status').getByText('已发货').waitFor();
+    await shipped.getByTestId('order-tracking').getByText(`顺丰 ${TRACKING}`).waitFor();
+    expect(await shipped.getByRole('button', { name: '取消订单' }).count()).toBe(0);
+    await shipped.locator('.ant-table-row-expand-icon').click();
+    await page.getByText('订单进度').waitFor();
+    await page.getByText(/^已发货 {2}\d{4}-/).waitFor();
+    await shot(page, 'admin-customer-orders-shipped');
+
+    const waiting = page.locator('.ant-table-row').filter({ hasText: numbers[1]! });
+    await waiting.getByTestId('order-status').getByText('待处理').waitFor();
+    await waiting.getByRole('button', { name: '取消订单' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '取消订单' }).click();
+    await waiting.getByTestId('order-status').getByText('已取消').waitFor();
+    expect(await waiting.getByRole('button', { name: '取消订单' }).count()).toBe(0);
+    await shot(page, 'admin-customer-orders-cancelled');
+  });
+
+  it('the operator sees the cancellation, and the hubs and catalogue pages', async () => {
+    const { page } = operator;
+    await page.goto(`${server.url}/admin/orders`);
+    await page.locator('.ant-table-row').filter({ hasText: numbers[1]! }).getByText('已取消').waitFor();
+    await page.getByRole('link', { name: '客户中心' }).click();
+    await page.getByRole('heading', { name: '客户中心' }).waitFor();
+    const hub = page.locator('.ant-table-row').filter({ hasText: '演示门店客户' });
+    await hub.locator('.ant-table-row-expand-icon').click();
+    await page.getByRole('cell', { name: 'demo', exact: true }).waitFor();
+    await shot(page, 'admin-hubs');
+    await page.getByRole('link', { name: '产品目录导入' }).click();
+    await page.locator('input[type=file]').setInputFiles({ name: 'catalogue.json', mimeType: 'application/json', buffer: Buffer.from('{"products": [{"number": "X"}]}') });
+    await page.getByText('已选择：catalogue.json').waitFor();
+    await page.getByRole('button', { name: '检查' }).click();
+    await page.getByText(/^目录文件有 \d+ 个问题，未导入$/).waitFor();
+    await page.getByTestId('catalogue-problems').getByText('products[0].name').waitFor();
+    await shot(page, 'admin-catalogue-problems');
+  });
+});
