@@ -17,6 +17,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { adminRoutes } from './routes/admin/index.ts';
+import { productionDownloadRoutes } from './routes/admin/production.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { bulkFixRoutes } from './routes/bulk-fix.ts';
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     (err: unknown) => app.log.warn({ err }, 'could not take back the uploads of dead processes'));
   if (config.runWorker) {
     services.runner.start();
+    services.webhookRunner.start();
     const sweep = () => services.uploads.sweepAbandoned().catch((err) => app.log.warn({ err }, 'sweep of abandoned uploads failed'));
     const sweeper = setInterval(sweep, 10 * 60_000);
     sweeper.unref();
@@ -75,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   // Stop taking work and let running tasks finish before the database closes; then pdf.js's threads.
   app.addHook('onClose', async () => {
-    await services.runner.stop();
+    await Promise.all([services.runner.stop(), services.webhookRunner.stop()]);
     await closePdfJs();
     if (!options.db) await handle.close();
   });
@@ -131,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(dedupeRoutes, { services });
     // Everything under /api/admin is for operators only: plugins/auth.ts refuses anyone else by this prefix.
     await api.register(adminRoutes, { services, prefix: '/admin' });
+    await api.register(productionDownloadRoutes, { services });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { WEBHOOK_MSG, WEBHOOK_SECRET_PATTERN, WebhookUrl } from '@portal/contract';
 import { serverFile } from './paths.ts';
 
 const REPO_ROOT = serverFile('../../');
@@ -35,8 +36,26 @@ const EnvSchema = z.object({
   RUN_WORKER: bool.default(true),
   WEB_DIST: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  WEBHOOK_URL: WebhookUrl.optional(),
+  WEBHOOK_SECRET: z.string().regex(WEBHOOK_SECRET_PATTERN, WEBHOOK_MSG.badSecret).optional(),
+  WEBHOOK_TIMEOUT_SECONDS: int(1, 300).default(10),
+  WEBHOOK_MAX_ATTEMPTS: int(1, 50).default(8),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3600).default(5),
+  TICKET_FONT: z.string().min(1).optional(),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or a list of proxy addresses').default('false'),
+}).superRefine((e, ctx) => {
+  // One without the other would sign with nothing, or send to nowhere.
+  if (e.WEBHOOK_URL && !e.WEBHOOK_SECRET) ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: 'must be set with WEBHOOK_URL (whsec_<base64>)' });
+  if (e.WEBHOOK_SECRET && !e.WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['WEBHOOK_URL'], message: 'must be set with WEBHOOK_SECRET' });
 });
+
+/** Where Debian's fonts-noto-cjk (and other distributions' packages of it) put Noto Sans CJK. */
+const NOTO_CJK_PATHS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/opentype/noto-cjk/NotoSansCJK-Regular.ttc',
+];
 
 export type Config = {
   port: number;
@@ -67,6 +86,16 @@ export type Config = {
   bodyLimitBytes: number;
   /** Fastify's trustProxy: false, true, a hop count, or the proxies' addresses. */
   trustProxy: boolean | number | string;
+  webhook: {
+    /** The endpoint of WEBHOOK_URL / WEBHOOK_SECRET; it takes the place of the one set in the console. */
+    env: { url: string; secret: string } | null;
+    timeoutMs: number;
+    maxAttempts: number;
+    /** The wait after the first failed attempt; each later wait is four times the one before (capped at 10 h). */
+    retryBaseMs: number;
+  };
+  /** A Noto Sans CJK font file (.ttc or .otf) for the job tickets; null when none was found (tickets are refused). */
+  ticketFont: string | null;
 };
 
 export class ConfigError extends Error {}
@@ -106,8 +135,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorker: e.RUN_WORKER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist')),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webhook: {
+      env: e.WEBHOOK_URL && e.WEBHOOK_SECRET ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : null,
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_SECONDS * 1000,
+    },
+    ticketFont: e.TICKET_FONT ? (existsSync(e.TICKET_FONT) ? path.resolve(e.TICKET_FONT) : missingFont(e.TICKET_FONT)) : NOTO_CJK_PATHS.find((p) => existsSync(p)) ?? null,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
+}
+
+function missingFont(p: string): never {
+  throw new ConfigError(`Invalid configuration:\n  TICKET_FONT: no such file: ${p}`);
 }
 
 function persistedSecret(dataDir: string): string {

@@ -8,3 +8,5 @@ export * from './check-batch.ts';
 export * from './bulk-fix.ts';
 export * from './suggest.ts';
 export * from './dedupe.ts';
+export * from './admin-production.ts';
+export * from './admin-webhooks.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { longTasks } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
@@ -12,7 +12,22 @@ export type TaskContext = {
   /** Reports progress; cheap to call often (writes are throttled). */
   progress: (done: number, total: number) => void;
   signal: AbortSignal;
+  /** 1 for the first run of the task, then one more for each claim (a retry, or a re-run after a crash). */
+  attempt: number;
 };
+
+/**
+ * Thrown by a handler that wants to be run again later (a webhook endpoint that failed): the task waits
+ * `delayMs`, queued, then any process may claim it. Not counted as an unexpected error.
+ */
+export class RetryLater extends Error {
+  constructor(message: string, readonly delayMs: number) {
+    super(message);
+  }
+}
+
+/** What a transaction can insert a task with (a Drizzle transaction or the database itself). */
+type Inserter = Pick<Db, 'insert'>;
 
 /** One handler per job name; payload and result types are checked by the compiler. */
 export type JobHandler<P, R> = (payload: P, ctx: TaskContext) => Promise<R>;
@@ -36,12 +51,17 @@ export function createTaskRunner<J extends JobTypes>(deps: {
   log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
   pollMs?: number;
   concurrency?: number;
+  /** Claims after which an unexpectedly failing task is failed for good (default 3; Infinity: the handler decides). */
+  maxAttempts?: number;
 }) {
   const { db, log } = deps;
   const handlers = new Map<string, JobHandler<never, Record<string, unknown>>>();
   const workerId = PROCESS_OWNER;
   const pollMs = deps.pollMs ?? 1000;
   const concurrency = deps.concurrency ?? 2;
+  const maxAttempts = deps.maxAttempts ?? MAX_ATTEMPTS;
+  // A runner claims only its own jobs: the webhook lane's slow endpoints never hold up a customer's parse.
+  const mineByName = inArray(longTasks.name, [...deps.names]);
   let running = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -54,7 +74,7 @@ export function createTaskRunner<J extends JobTypes>(deps: {
         locked_until = now() + make_interval(secs => ${LEASE_MS / 1000}), attempts = attempts + 1, updated_at = now()
       where id = (
         select id from ${longTasks}
-        where status in ('queued', 'running') and (locked_until is null or locked_until < now())
+        where status in ('queued', 'running') and (locked_until is null or locked_until < now()) and ${mineByName}
         order by created_at
         for update skip locked
         limit 1)
@@ -78,11 +98,11 @@ export function createTaskRunner<J extends JobTypes>(deps: {
       db.update(longTasks).set({ progressDone: p.done, progressTotal: p.total, updatedAt: new Date() }).where(mine).catch(() => {});
     };
     try {
-      if (task.attempts > MAX_ATTEMPTS) throw new AppError(500, 'too-many-attempts', '任务多次失败，请重新上传');
+      if (task.attempts > maxAttempts) throw new AppError(500, 'too-many-attempts', '任务多次失败，请重新上传');
       const handler = handlers.get(task.name);
       if (!handler) throw new AppError(500, 'unknown-job', `unknown job ${task.name}`);
       const result = await handler(task.payload as never, {
-        taskId: task.id, hubId: task.hub_id, signal: abort.signal,
+        taskId: task.id, hubId: task.hub_id, signal: abort.signal, attempt: task.attempts,
         progress: (done, total) => {
           pending = { done, total };
           if (Date.now() - lastWrite > 250) flush();
@@ -92,9 +112,14 @@ export function createTaskRunner<J extends JobTypes>(deps: {
       await db.update(longTasks).set({ status: 'finished', result, lockedUntil: null, updatedAt: new Date(),
         progressDone: sql`greatest(${longTasks.progressDone}, ${longTasks.progressTotal})` }).where(mine);
     } catch (err) {
-      const userFacing = err instanceof MediaError || (err instanceof AppError && err.status < 500) || task.attempts >= MAX_ATTEMPTS;
+      const userFacing = !(err instanceof RetryLater)
+        && (err instanceof MediaError || (err instanceof AppError && err.status < 500) || task.attempts >= maxAttempts);
       if (abort.signal.aborted) {
         // Shutting down: leave it to be claimed again after the lease.
+      } else if (err instanceof RetryLater) {
+        // Queued again, unleased: any process takes it once the wait is over (and a restart does not hurry it).
+        await db.update(longTasks).set({ status: 'queued', lockedBy: null, error: err.message, updatedAt: new Date(),
+          lockedUntil: sql`now() + make_interval(secs => ${err.delayMs / 1000})` }).where(mine).catch(() => {});
       } else if (userFacing) {
         const message = err instanceof Error && (err instanceof MediaError || err instanceof AppError) ? err.message : '任务执行失败，请重新上传';
         await db.update(longTasks).set({ status: 'failed', error: message, lockedUntil: null, updatedAt: new Date() }).where(mine).catch(() => {});
@@ -135,7 +160,7 @@ export function createTaskRunner<J extends JobTypes>(deps: {
    */
   async function reclaimDead() {
     const held = await db.select({ id: longTasks.id, lockedBy: longTasks.lockedBy }).from(longTasks)
-      .where(and(eq(longTasks.status, 'running'), sql`${longTasks.lockedBy} like ${`${HOST_PREFIX}%`}`, sql`${longTasks.lockedUntil} > now()`));
+      .where(and(eq(longTasks.status, 'running'), mineByName, sql`${longTasks.lockedBy} like ${`${HOST_PREFIX}%`}`, sql`${longTasks.lockedUntil} > now()`));
     const dead = held.filter((t) => isDeadHere(t.lockedBy));
     for (const t of dead) {
       await db.update(longTasks).set({ lockedUntil: null }).where(and(eq(longTasks.id, t.id), eq(longTasks.lockedBy, t.lockedBy!)));
@@ -168,8 +193,19 @@ export function createTaskRunner<J extends JobTypes>(deps: {
       poke();
       return id;
     },
+    /**
+     * Adds tasks inside the caller's transaction (an outbox: the task exists exactly when what caused it
+     * does). Call poke() after the commit; until then the poll finds them.
+     */
+    async insertIn<N extends keyof J & string>(tx: Inserter, tasks: ReadonlyArray<{ hubId: number; name: N; payload: J[N]['payload'] }>): Promise<string[]> {
+      const rows = tasks.map((t) => ({ id: randomUUID(), hubId: t.hubId, name: t.name, payload: t.payload as Record<string, unknown> }));
+      for (let i = 0; i < rows.length; i += 500) await tx.insert(longTasks).values(rows.slice(i, i + 500));
+      return rows.map((r) => r.id);
+    },
+    /** Looks for work now rather than at the next poll. */
+    poke,
     async get(hubId: number, id: string) {
-      const [t] = await db.select().from(longTasks).where(and(eq(longTasks.id, id), eq(longTasks.hubId, hubId)));
+      const [t] = await db.select().from(longTasks).where(and(eq(longTasks.id, id), eq(longTasks.hubId, hubId), mineByName));
       return t;
     },
     /** Starts claiming, after taking back the leases of this host's dead processes (see reclaimDead). */

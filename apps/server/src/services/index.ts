@@ -25,8 +25,10 @@ import { createLoginGuard } from './login-guard.ts';
 import { createParseService, type ParseJob, type ParseResult } from './parse.ts';
 import { createPreviewService } from './previews.ts';
 import { createSuggestService } from './suggest.ts';
+import { createProductionService } from './production.ts';
 import { createTaskService } from './tasks.ts';
 import { createUploadService } from './uploads.ts';
+import { createWebhookService, type WebhookJob, type WebhookJobResult } from './webhooks.ts';
 
 /** The long tasks of this server, by name. */
 type Jobs = {
@@ -34,6 +36,8 @@ type Jobs = {
   'bulk-fix': { payload: BulkFixJob; result: BulkFixResult & Record<string, unknown> };
 };
 const JOB_NAMES = ['parse', 'bulk-fix'] as const satisfies ReadonlyArray<keyof Jobs>;
+/** The webhook lane: a runner of its own, so a slow receiver never holds up a customer's parse. */
+type WebhookJobs = { webhook: { payload: WebhookJob; result: WebhookJobResult } };
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
@@ -45,6 +49,12 @@ export function createServices(db: Db, config: Config, log: Log) {
   const parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
+  // Attempts are bounded by the delivery (WEBHOOK_MAX_ATTEMPTS), not by the runner: a re-run after a crash
+  // is not the receiver's failure.
+  const webhookRunner = createTaskRunner<WebhookJobs>({ db, log, names: ['webhook'], concurrency: 4, maxAttempts: Infinity, pollMs: 500 });
+  const webhooks = createWebhookService({ db, config, insertTasks: (tx, tasks) => webhookRunner.insertIn(tx, tasks), poke: webhookRunner.poke });
+  webhookRunner.register('webhook', (payload, ctx) => webhooks.deliver(payload, ctx));
+  webhookRunner.assertComplete();
   const catalogue = createCatalogueService(db, urls);
   const previews = createPreviewService(db, store, urls);
   const accounts = createAccountService(db);
@@ -59,10 +69,14 @@ export function createServices(db: Db, config: Config, log: Log) {
   runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
   runner.assertComplete();
   const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus });
+  // Every order event becomes a webhook message (and, with an endpoint set, a delivery) in the transaction of its change.
+  orderEvents.on((tx, event) => webhooks.onOrderEvent(tx, event));
   return {
     urls,
     store,
     runner,
+    webhookRunner,
+    webhooks,
     parse,
     accounts,
     adminHubs: createAdminHubService(db, accounts),
@@ -81,6 +95,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     adminOrders: createAdminOrderService({ db, status: orderStatus, previews, urls }),
     crop: createCropService({ db, store, previews }),
     bulkFix,
+    production: createProductionService({ db, store, catalogue, urls, ticketFont: config.ticketFont }),
     tasks: createTaskService(runner),
     suggest: createSuggestService({ db, check }),
     dedupe: createDedupeService({ db, store, urls, config, orders }),

@@ -2,7 +2,7 @@ import type { ProductDetails, ProductSummary } from '@portal/contract';
 import type { TestApp } from './app.ts';
 
 /** A demo product's details and one of its SKUs, found by the product and SKU numbers as a customer would pick them. */
-export async function findSku(t: TestApp, token: string, productNumber: string, skuNumber?: string) {
+export async function findSku(t: Pick<TestApp, 'call'>, token: string, productNumber: string, skuNumber?: string) {
   const list = (await (await t.call('GET', `/api/customer-hubs/getProductsPage/1?page=0&size=100&productName=${encodeURIComponent(productNumber)}`, { token })).json()) as ProductSummary[];
   const summary = list.find((p) => p.number === productNumber);
   if (!summary) throw new Error(`no product ${productNumber}`);

@@ -7,7 +7,7 @@ export const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b)
 export type Answer = { state: number; message: { status: number; filePath?: string; relativeUrl?: string; accessUrl?: string; info?: Record<string, number>; error?: string } };
 
 /** Sends one chunk as the web app does: the fields, then the part `file`. */
-export async function sendChunk(t: TestApp, token: string, o: {
+export async function sendChunk(t: Pick<TestApp, 'url' | 'call'>, token: string, o: {
   bytes: Buffer; filePath: string; folderId: string; identifier: string; index: number; total: number; size: number; ext?: string; names?: 'ours' | 'simple-uploader';
   /** More fields, sent before the part `file` (simple-uploader.js's chunkSize, say). */
   extra?: Record<string, string>;
@@ -48,7 +48,7 @@ export function chunksOf(bytes: Buffer, size = CHUNK) {
 }
 
 /** Uploads a whole file, chunk by chunk in order (or the order given), and answers the last answer. */
-export async function uploadFile(t: TestApp, token: string, bytes: Buffer, filePath: string, opts: { folderId?: string; order?: number[]; parallel?: boolean } = {}) {
+export async function uploadFile(t: Pick<TestApp, 'url' | 'call'>, token: string, bytes: Buffer, filePath: string, opts: { folderId?: string; order?: number[]; parallel?: boolean } = {}) {
   const folderId = opts.folderId ?? randomUUID();
   const identifier = `${bytes.length}-${filePath}`;
   const chunks = chunksOf(bytes);
@@ -60,7 +60,7 @@ export async function uploadFile(t: TestApp, token: string, bytes: Buffer, fileP
   return { folderId, answers, done, last: answers[answers.length - 1]! };
 }
 
-export async function pollTask(t: TestApp, token: string, taskId: string, timeoutMs = 60_000) {
+export async function pollTask(t: Pick<TestApp, 'url' | 'call'>, token: string, taskId: string, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.call('GET', `/api/long-time-tasks/${taskId}`, { token });

@@ -20,6 +20,8 @@ const AdminOrdersPage = lazyPage(() => import('../features/admin-orders/lazy.ts'
 const AdminOrderPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrderPage');
 const AdminHubsPage = lazyPage(() => import('../features/admin-hubs/lazy.ts'), 'AdminHubsPage');
 const CatalogueImportPage = lazyPage(() => import('../features/admin-catalogue/lazy.ts'), 'CatalogueImportPage');
+const ProductionPage = lazyPage(() => import('../features/admin-production/lazy.ts'), 'ProductionPage');
+const WebhooksPage = lazyPage(() => import('../features/admin-webhooks/lazy.ts'), 'WebhooksPage');
 
 const handle = (title: string): RouteHandle => ({ title });
 
@@ -71,6 +73,8 @@ export const router = createBrowserRouter([
               { path: 'orders/:id', handle: handle('订单详情 - 操作台'), element: <AdminOrderPage /> },
               { path: 'hubs', handle: handle('客户中心 - 操作台'), element: <AdminHubsPage /> },
               { path: 'catalogue', handle: handle('产品目录导入 - 操作台'), element: <CatalogueImportPage /> },
+              { path: 'production', handle: handle('生产文件 - 操作台'), element: <ProductionPage /> },
+              { path: 'webhooks', handle: handle('Webhook - 操作台'), element: <WebhooksPage /> },
             ],
           },
         ],

@@ -3,6 +3,8 @@ import type { Services } from '../../services/index.ts';
 import { adminCatalogueRoutes } from './catalogue.ts';
 import { adminHubRoutes } from './hubs.ts';
 import { adminOrderRoutes } from './orders.ts';
+import { adminProductionRoutes } from './production.ts';
+import { adminWebhookRoutes } from './webhooks.ts';
 
 /**
  * The operator console's API, registered under /api/admin. Who may call it is decided in one place,
@@ -12,4 +14,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   await app.register(adminHubRoutes, { services });
   await app.register(adminOrderRoutes, { services });
   await app.register(adminCatalogueRoutes, { services });
+  await app.register(adminProductionRoutes, { services });
+  await app.register(adminWebhookRoutes, { services });
 };

@@ -1,4 +1,4 @@
-import { AppstoreOutlined, LogoutOutlined, ProfileOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, DownloadOutlined, LogoutOutlined, ProfileOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Flex, Layout, Menu, Space, Tag, Typography, theme } from 'antd';
 import { Suspense } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
@@ -10,6 +10,8 @@ const NAV = [
   { key: '/admin/orders', label: '订单', icon: <ProfileOutlined /> },
   { key: '/admin/hubs', label: '客户中心', icon: <TeamOutlined /> },
   { key: '/admin/catalogue', label: '产品目录导入', icon: <AppstoreOutlined /> },
+  { key: '/admin/production', label: '生产文件', icon: <DownloadOutlined /> },
+  { key: '/admin/webhooks', label: 'Webhook', icon: <ApiOutlined /> },
 ] as const;
 
 /** The frame of the operator console: its navigation, who is logged in, logout. */

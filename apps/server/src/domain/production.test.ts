@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths } from './production.ts';
+
+describe('zip entry names', () => {
+  it('replaces what Windows refuses and drops trailing dots and spaces', () => {
+    expect(safeName('a<b>c:d"e/f\\g|h?i*j', 100)).toBe('a_b_c_d_e_f_g_h_i_j');
+    expect(safeName('报告. . ', 100)).toBe('报告');
+    expect(safeName('CON.txt', 100)).toBe('_CON.txt');
+    expect(safeName('..', 100)).toBe('_');
+    expect(safeName('tab\there', 100)).toBe('tab_here');
+  });
+
+  it('cuts a long Chinese name by characters, keeping the extension and whole surrogate pairs', () => {
+    const long = `${'毕业纪念相册'.repeat(30)}.jpg`;
+    const cut = safeName(long, 100);
+    expect(Array.from(cut)).toHaveLength(100);
+    expect(cut.endsWith('.jpg')).toBe(true);
+    const emoji = safeName('😀'.repeat(60), 50);
+    expect(Array.from(emoji)).toHaveLength(50);
+    expect(emoji).toBe('😀'.repeat(50));
+  });
+
+  it('makes a folder of the SO number and the work', () => {
+    expect(orderFolder('SO1', '毕业/相册')).toBe('SO1_毕业_相册');
+  });
+
+  it('hands out each path once, ignoring case', () => {
+    const unique = uniquePaths();
+    expect(unique('a/封面/p1.jpg')).toBe('a/封面/p1.jpg');
+    expect(unique('a/封面/P1.JPG')).toBe('a/封面/P1 (2).JPG');
+    expect(unique('a/封面/p1.jpg')).toBe('a/封面/p1 (3).jpg');
+    expect(unique('a/封面/readme')).toBe('a/封面/readme');
+    expect(unique('a/封面/readme')).toBe('a/封面/readme (2)');
+  });
+});
+
+describe('manifest CSV', () => {
+  it('quotes what needs it and defuses formulas', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell(12)).toBe('12');
+  });
+
+  it('starts with a BOM and ends lines with CRLF', () => {
+    expect(csvText(['SO', '作品'], [['SO1', '相册']])).toBe('\uFEFFSO,作品\r\nSO1,相册\r\n');
+  });
+});
+
+describe('shop day', () => {
+  it('is the day in China Standard Time', () => {
+    expect(shopDay('2026-03-01')).toEqual({ from: new Date('2026-02-28T16:00:00Z'), to: new Date('2026-03-01T16:00:00Z') });
+    expect(shopDay('2026-02-31')).toBeNull();
+  });
+});

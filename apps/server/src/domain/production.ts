@@ -1,0 +1,78 @@
+/**
+ * Pure rules of the production zip: entry names that open on Windows 10+ and macOS, unique within the zip,
+ * and the manifest as CSV that Excel opens (UTF-8 with BOM).
+ */
+
+/** Characters Windows refuses in a name, and the control characters. */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+/** Device names Windows will not create as a file or folder, with any extension. */
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/** Longest name of each kind, in characters: `<SO>_<work>/<component>/<file>` stays within Windows' 260. */
+export const NAME_LIMITS = { work: 80, component: 40, file: 100 } as const;
+
+const cut = (s: string, max: number) => Array.from(s).slice(0, max).join('');
+
+/**
+ * One name of a path, safe on Windows and macOS: forbidden characters become _, trailing dots and spaces
+ * go (Windows drops them, so two names would meet), a device name gets a leading _, and a long name is cut
+ * by characters (never inside a surrogate pair), keeping a file's extension.
+ */
+export function safeName(raw: string, max: number): string {
+  let s = raw.normalize('NFC').replace(FORBIDDEN, '_').trim().replace(/[. ]+$/, '');
+  if (!s || s === '.' || s === '..') s = '_';
+  if (RESERVED.test(s)) s = `_${s}`;
+  if (Array.from(s).length <= max) return s;
+  const dot = s.lastIndexOf('.');
+  const ext = dot > 0 && s.length - dot <= 10 ? s.slice(dot) : '';
+  return cut(s.slice(0, s.length - ext.length), max - Array.from(ext).length).replace(/[. ]+$/, '') + ext;
+}
+
+/**
+ * Hands out unique paths: a path already taken (ignoring case, as Windows and macOS do) gets ` (2)`, ` (3)`…
+ * before its extension.
+ */
+export function uniquePaths() {
+  const taken = new Set<string>();
+  return (p: string): string => {
+    const slash = p.lastIndexOf('/');
+    const dir = p.slice(0, slash + 1);
+    const name = p.slice(slash + 1);
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    let candidate = p;
+    for (let i = 2; taken.has(candidate.toLowerCase()); i++) candidate = `${dir}${stem} (${i})${ext}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  };
+}
+
+/** The folder of one order: `<SO>_<作品名>`. */
+export const orderFolder = (salesOrderNumber: string, articleName: string) =>
+  safeName(`${salesOrderNumber}_${articleName}`, NAME_LIMITS.work);
+
+/**
+ * One CSV cell: quoted when it holds a comma, quote, line break or edge space; a cell that Excel would run
+ * as a formula (= + - @ at its start) is prefixed with ' so a work name cannot become a formula.
+ */
+export function csvCell(v: string | number): string {
+  let s = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** A whole CSV file as Excel on Windows opens it right: a UTF-8 BOM, CRLF line ends. */
+export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return `\uFEFF${[header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
+/** The start and end (exclusive) of a shop's day, YYYY-MM-DD in China Standard Time (UTC+8, no daylight saving). */
+export function shopDay(day: string): { from: Date; to: Date } | null {
+  const from = new Date(`${day}T00:00:00+08:00`);
+  if (Number.isNaN(from.getTime()) || from.toISOString() !== new Date(`${day}T00:00:00+08:00`).toISOString()) return null;
+  // 2026-02-31 parses as March: refuse a date that is not itself.
+  const back = new Date(from.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+  if (back !== day) return null;
+  return { from, to: new Date(from.getTime() + 24 * 3600_000) };
+}

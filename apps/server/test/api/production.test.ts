@@ -1,0 +1,211 @@
+/**
+ * Files for the press (#22.4): the operator downloads one order, a batch or a day as one zip. What the press
+ * gets must be what the customer uploaded, byte for byte, under names that open on Windows and macOS, with a
+ * job ticket whose QR code a scanner reads as the SO number, and a manifest Excel opens.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductionLinkAnswer } from '@portal/contract';
+import { eq } from 'drizzle-orm';
+import { salesOrders } from '../../src/db/schema/index.ts';
+import { renderPdfPage } from '../../src/media/pdfjs.ts';
+import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { photoMm, placePhotoOrders, type PlacedOrder } from '../helpers/orders.ts';
+
+const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
+type Entry = { name: string; utf8: boolean; bytes: Buffer };
+
+/** Every entry of a zip, read with yauzl (the zip reader the server uses for uploads). */
+function readZip(bytes: Buffer): Promise<Entry[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true, decodeStrings: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: Entry[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (err2, s) => {
+          if (err2 || !s) return reject(err2);
+          const parts: Buffer[] = [];
+          s.on('data', (d: Buffer) => parts.push(d));
+          s.on('end', () => {
+            out.push({ name: e.fileName, utf8: (e.generalPurposeBitFlag & 0x800) !== 0, bytes: Buffer.concat(parts) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/** The text of a PDF's first page, by pdf.js (what a reader and a search find). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  const page = await doc.getPage(1);
+  const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join('');
+  await doc.destroy();
+  return text;
+}
+
+/** The QR code of a PDF's first page: rendered by pdf.js (the server's own worker threads), decoded by jsQR. */
+async function pdfQr(bytes: Buffer, dir: string): Promise<string | null> {
+  const file = path.join(dir, `${sha256(bytes)}.pdf`);
+  await writeFile(file, bytes);
+  const r = await renderPdfPage(file, { pageNumber: 1, maxSide: 1400, quality: 95, maxImagePixels: 1e8, timeoutMs: 60_000 });
+  if (r.outcome !== 'rendered') throw new Error(`ticket not rendered: ${r.outcome}`);
+  const { data, info } = await sharp(Buffer.from(r.jpeg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? null;
+}
+
+describe.each(DB_KINDS)('production zip on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let operator: string;
+  let dir: string;
+  const longName = '二〇二六届毕业纪念相册：高三（七）班全体同学与老师的合影、运动会、艺术节、元旦晚会、研学旅行和成人礼的精选照片（终版，请按此稿印刷）';
+  const uploaded = new Map<string, Buffer>();
+  let orders: PlacedOrder[];
+
+  const link = async (query: string, token = operator) => t.call('GET', `/api/admin/production/link?${query}`, { token });
+  const download = async (query: string) => {
+    const res = await link(query);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const answer = (await res.json()) as ProductionLinkAnswer;
+    const zip = await t.call('GET', answer.url);
+    expect(zip.status, answer.url).toBe(200);
+    return { answer, zip, entries: await readZip(Buffer.from(await zip.arrayBuffer())) };
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    operator = await t.login('operator', 'operator');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'portal-production-'));
+    const files = {
+      single: await photoMm(127, 89, 1),
+      a: await photoMm(127, 89, 2),
+      b: await photoMm(127, 89, 3),
+    };
+    uploaded.set('single', files.single).set('a', files.a).set('b', files.b);
+    // A photo named with Windows-forbidden characters, and a folder holding two files of one name (in two subfolders).
+    orders = await placePhotoOrders(t, demo, [
+      { name: '海报', files: [{ path: '海报:终稿?.jpg', bytes: files.single }] },
+      { name: longName, files: [{ path: '上/合影.jpg', bytes: files.a }, { path: '下/合影.jpg', bytes: files.b }] },
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('zips a batch: the uploaded bytes under <SO>_<作品名>/<组件>/<file>, UTF-8 names, a ticket per order and a manifest', async () => {
+    const [batch] = await t.db.db.select({ id: salesOrders.batchId }).from(salesOrders).where(eq(salesOrders.salesOrderNumber, orders[0]!.salesOrderNumber));
+    const { answer, zip, entries } = await download(`batchId=${batch!.id}`);
+    expect(answer.orders.map((o) => [o.salesOrderNumber, o.files])).toEqual([[orders[0]!.salesOrderNumber, 1], [orders[1]!.salesOrderNumber, 2]]);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(zip.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent(answer.fileName)}`);
+
+    const [so1, so2] = orders.map((o) => o.salesOrderNumber);
+    const names = entries.map((e) => e.name);
+    const folder2 = `${so2}_${longName}`.slice(0, 80);
+    expect(names).toEqual([
+      `${so1}_海报_终稿_/生产单_${so1}.pdf`,
+      `${so1}_海报_终稿_/照片/海报_终稿_.jpg`,
+      `${folder2}/生产单_${so2}.pdf`,
+      `${folder2}/照片/合影.jpg`,
+      `${folder2}/照片/合影 (2).jpg`,
+      'manifest.csv',
+    ]);
+    expect(Array.from(folder2)).toHaveLength(80);
+    expect(entries.every((e) => e.utf8)).toBe(true);
+    const byName = new Map(entries.map((e) => [e.name, e.bytes]));
+    expect(sha256(byName.get(`${so1}_海报_终稿_/照片/海报_终稿_.jpg`)!)).toBe(sha256(uploaded.get('single')!));
+    expect(new Set([sha256(byName.get(`${folder2}/照片/合影.jpg`)!), sha256(byName.get(`${folder2}/照片/合影 (2).jpg`)!)]))
+      .toEqual(new Set([sha256(uploaded.get('a')!), sha256(uploaded.get('b')!)]));
+
+    const csv = byName.get('manifest.csv')!.toString('utf8');
+    expect(csv.startsWith('\uFEFFSO,作品,组件,文件,页数,大小,sha256\r\n')).toBe(true);
+    const rows = csv.slice(1).trim().split('\r\n').slice(1).map((l) => l.split(','));
+    expect(rows).toHaveLength(3);
+    for (const r of rows) {
+      const bytes = byName.get(r[3]!)!;
+      expect(r[6], r[3]).toBe(sha256(bytes));
+      expect(Number(r[5])).toBe(bytes.length);
+      expect(r[4]).toBe('1');
+    }
+  }, 120_000);
+
+  it('puts a job ticket in each order whose QR code reads as the SO number and whose text names what to print', async () => {
+    const so = orders[1]!.salesOrderNumber;
+    const { entries } = await download(`salesOrderNumber=${so}`);
+    expect(entries).toHaveLength(4);
+    const ticket = entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes;
+    expect(await pdfQr(ticket, dir)).toBe(so);
+    const text = await pdfText(ticket);
+    for (const want of ['生产单', so, '5寸照片冲印', '份数', '2', '照片', '127×89 mm', '页数 2', '收货地址', '广东省', '不调色']) expect(text).toContain(want);
+    expect(text.replaceAll(/\s/g, '')).toContain(longName);
+  }, 120_000);
+
+  it('zips the orders of a day (China Standard Time)', async () => {
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const { answer, entries } = await download(`day=${today}`);
+    expect(answer.orders.map((o) => o.salesOrderNumber)).toEqual(expect.arrayContaining(orders.map((o) => o.salesOrderNumber)));
+    expect(entries.filter((e) => e.name.includes('/生产单_')).length).toBe(answer.orders.length);
+    expect((await link('day=2001-01-01')).status).toBe(404);
+    expect((await link('day=2026-02-31')).status).toBe(400);
+  }, 120_000);
+
+  it('streams the zip: its first bytes leave before the last file is read, and a paused reader stops the reading', async () => {
+    // Six photos of noise (about 1.5 MB each): a zip that buffered would read them all first.
+    const noise = async (seed: number) => {
+      const width = 1500;
+      const height = 1051;
+      const raw = Buffer.alloc(width * height * 3);
+      for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761 + seed * 97) >>> 24;
+      return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).withMetadata({ density: 300 }).toBuffer();
+    };
+    const files = await Promise.all([1, 2, 3, 4, 5, 6].map(async (i) => ({ path: `相册/${i}.jpg`, bytes: await noise(i) })));
+    const total = files.reduce((n, f) => n + f.bytes.length, 0);
+    expect(total).toBeGreaterThan(8_000_000);
+    const [order] = await placePhotoOrders(t, demo, [{ name: '大相册', files }], 1);
+    const opened: string[] = [];
+    const { stream } = await t.app.services.production.zip({ salesOrderNumber: order!.salesOrderNumber }, { fileOpened: (e) => opened.push(e) });
+    const first = await new Promise<Buffer>((resolve) => stream.once('data', (d: Buffer) => { stream.pause(); resolve(d); }));
+    expect(first.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(opened.length, 'files opened when the first bytes left').toBeLessThan(files.length);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(opened.length, 'files opened while nobody read').toBeLessThan(files.length);
+    // Read the rest: the whole zip holds every photo.
+    const parts: Buffer[] = [first];
+    stream.on('data', (d: Buffer) => parts.push(d));
+    await new Promise((r) => { stream.on('end', r); stream.resume(); });
+    const entries = await readZip(Buffer.concat(parts));
+    expect(opened).toHaveLength(files.length);
+    const hashes = new Set(entries.filter((e) => e.name.endsWith('.jpg')).map((e) => sha256(e.bytes)));
+    expect(hashes).toEqual(new Set(files.map((f) => sha256(f.bytes))));
+  }, 180_000);
+
+  it('refuses customers, a link that is forged or names nothing, and an unknown order', async () => {
+    expect((await link(`salesOrderNumber=${orders[0]!.salesOrderNumber}`, demo)).status).toBe(403);
+    const res = await link(`salesOrderNumber=${orders[0]!.salesOrderNumber}`);
+    const { url } = (await res.json()) as ProductionLinkAnswer;
+    const forged = url.replace(encodeURIComponent(orders[0]!.salesOrderNumber), encodeURIComponent(orders[1]!.salesOrderNumber));
+    const refused = await t.call('GET', forged);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toBe('下载链接无效或已过期，请重新下载');
+    const none = await link('');
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { message: string }).message).toBe('请选择一个订单、一个批次或一天');
+    const unknown = await link('salesOrderNumber=SO000');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { message: string }).message).toBe('订单不存在');
+  }, 60_000);
+});

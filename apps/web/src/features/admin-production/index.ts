@@ -1,0 +1,5 @@
+/**
+ * The public entry of features/admin-production: the console's page of files for the press (zips of an
+ * order, a batch, a day). The console mounts it through lazy.ts.
+ */
+export type { Selection as ProductionSelection } from './api/production-link.ts';

@@ -1,0 +1,107 @@
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import type { WebhookDelivery } from '@portal/contract/admin-webhooks';
+import { errorMessage } from '../../../lib/http.ts';
+import { useDeliveries } from '../api/deliveries.ts';
+import { useSaveEndpoint, useWebhookEndpoint } from '../api/endpoint.ts';
+import { useResendDelivery } from '../api/resend.ts';
+import { useTestEndpoint } from '../api/test-endpoint.ts';
+
+const STATUS: Record<WebhookDelivery['status'], { text: string; color: string }> = {
+  pending: { text: '重试中', color: 'orange' },
+  succeeded: { text: '已送达', color: 'green' },
+  failed: { text: '失败', color: 'red' },
+};
+const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('zh-CN', { hour12: false }) : '—');
+
+/** The endpoint (URL and secret), its test button, and the delivery log with resend. */
+export function WebhooksPage() {
+  const { message } = App.useApp();
+  const endpoint = useWebhookEndpoint();
+  const save = useSaveEndpoint();
+  const test = useTestEndpoint();
+  const resend = useResendDelivery();
+  const [page, setPage] = useState(0);
+  const [status, setStatus] = useState<WebhookDelivery['status'] | undefined>();
+  const [so, setSo] = useState('');
+  const deliveries = useDeliveries({ page, size: 20, status, salesOrderNumber: so || undefined });
+  const [form] = Form.useForm<{ url: string; secret: string }>();
+  const ep = endpoint.data;
+  const fromEnv = ep?.source === 'env';
+  // The saved URL fills the field once it is known (the form was drawn before the answer came).
+  useEffect(() => {
+    if (ep) form.setFieldsValue({ url: ep.url });
+  }, [ep, form]);
+
+  return (
+    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+      <Card title="Webhook 接收地址">
+        {fromEnv && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="地址由服务器环境变量 WEBHOOK_URL 和 WEBHOOK_SECRET 设置，此处只能查看和测试" />}
+        <Form form={form} layout="vertical" disabled={fromEnv} initialValues={{ url: '', secret: '' }}
+          onFinish={(v) => save.mutate({ url: v.url, secret: v.secret }, {
+            onSuccess: () => { form.setFieldValue('secret', ''); void message.success('已保存'); },
+            onError: (e) => void message.error(errorMessage(e)),
+          })}>
+          <Form.Item label="接收地址（URL）" name="url" rules={[{ required: true, message: '请填写接收地址' }]}>
+            <Input placeholder="https://erp.example.com/webhooks" />
+          </Form.Item>
+          <Form.Item label="签名密钥" name="secret" extra="留空则自动生成 whsec_ 开头的新密钥">
+            <Input placeholder="whsec_…" />
+          </Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={save.isPending}>保存</Button>
+            <Button disabled={!ep} loading={test.isPending} onClick={() => test.mutate(undefined, {
+              onSuccess: (r) => (r.ok ? void message.success(`测试成功：HTTP ${r.statusCode}，${r.durationMs} 毫秒`) : void message.error(`测试失败：${r.error ?? ''}`)),
+              onError: (e) => void message.error(errorMessage(e)),
+            })}>发送测试</Button>
+          </Space>
+        </Form>
+        {ep && (
+          <div style={{ marginTop: 16 }}>
+            <Typography.Text type="secondary">当前签名密钥（ERP 用它按 Standard Webhooks 验证签名）：</Typography.Text>
+            <Typography.Paragraph copyable code style={{ marginBottom: 0 }}>{ep.secret}</Typography.Paragraph>
+          </div>
+        )}
+      </Card>
+      <Card title="投递记录">
+        <Space style={{ marginBottom: 16 }}>
+          <Select allowClear placeholder="状态" style={{ width: 120 }} value={status} onChange={(v) => { setStatus(v); setPage(0); }}
+            options={Object.entries(STATUS).map(([value, s]) => ({ value, label: s.text }))} />
+          <Input.Search allowClear placeholder="订单号" onSearch={(v) => { setSo(v.trim()); setPage(0); }} style={{ width: 240 }} />
+        </Space>
+        <Table<WebhookDelivery> rowKey="id" size="small" loading={deliveries.isLoading} dataSource={deliveries.data?.items ?? []}
+          pagination={{ current: page + 1, pageSize: 20, total: deliveries.data?.total ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
+          expandable={{
+            expandedRowRender: (d) => (
+              <Table size="small" rowKey={(a) => a.at} pagination={false} dataSource={d.attemptLog}
+                columns={[
+                  { title: '时间', dataIndex: 'at', render: time },
+                  { title: '地址', dataIndex: 'url' },
+                  { title: '状态码', dataIndex: 'statusCode', render: (v: number | null) => v ?? '—' },
+                  { title: '错误', dataIndex: 'error', render: (v: string | null) => v ?? '—' },
+                  { title: '耗时（毫秒）', dataIndex: 'durationMs' },
+                ]} />
+            ),
+          }}
+          columns={[
+            { title: '时间', dataIndex: 'createdAt', render: time },
+            { title: '事件', dataIndex: 'eventType' },
+            { title: '订单号', dataIndex: 'salesOrderNumber' },
+            { title: '状态', dataIndex: 'status', render: (s: WebhookDelivery['status']) => <Tag color={STATUS[s].color}>{STATUS[s].text}</Tag> },
+            { title: '尝试次数', dataIndex: 'attempts' },
+            { title: '最后状态码', dataIndex: 'lastStatusCode', render: (v: number | null) => v ?? '—' },
+            { title: '错误', dataIndex: 'lastError', ellipsis: true, render: (v: string | null) => v ?? '—' },
+            { title: '下次重试', dataIndex: 'nextAttemptAt', render: time },
+            { title: 'webhook-id', dataIndex: 'webhookId', ellipsis: true },
+            {
+              title: '操作', key: 'actions',
+              render: (_, d) => (
+                <Button size="small" loading={resend.isPending && resend.variables === d.id}
+                  onClick={() => resend.mutate(d.id, { onSuccess: () => void message.success('已重新发送'), onError: (e) => void message.error(errorMessage(e)) })}>重新发送</Button>
+              ),
+            },
+          ]} />
+      </Card>
+    </Space>
+  );
+}
