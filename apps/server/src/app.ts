@@ -18,6 +18,7 @@ import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await api.register(previewRoutes, { services });
     await api.register(fixRoutes, { services });
     await api.register(salesOrderRoutes, { services });
+    await api.register(draftRoutes, { services, config });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

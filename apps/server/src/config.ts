@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   RUN_WORKER: bool.default(true),
   WEB_DIST: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  DRAFT_MAX_BYTES: int(1024, 256 * 1024 * 1024).default(16 * 1024 * 1024),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or a list of proxy addresses').default('false'),
 });
 
@@ -65,6 +66,8 @@ export type Config = {
   runWorker: boolean;
   webDist: string;
   bodyLimitBytes: number;
+  /** Largest open batch draft (its JSON), issue #21 item 3. */
+  draftMaxBytes: number;
   /** Fastify's trustProxy: false, true, a hop count, or the proxies' addresses. */
   trustProxy: boolean | number | string;
 };
@@ -106,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorker: e.RUN_WORKER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist')),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    draftMaxBytes: e.DRAFT_MAX_BYTES,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
 }

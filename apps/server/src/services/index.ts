@@ -8,6 +8,7 @@ import { createAccountService } from './accounts.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
+import { createDraftService } from './drafts.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
@@ -55,6 +56,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     orders,
     crop: createCropService({ db, store, previews }),
     tasks: createTaskService(runner),
+    drafts: createDraftService({ db, maxBytes: config.draftMaxBytes }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

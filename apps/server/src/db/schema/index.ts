@@ -4,3 +4,4 @@ export * from './regions.ts';
 export * from './files.ts';
 export * from './tasks.ts';
 export * from './orders.ts';
+export * from './drafts.ts';
