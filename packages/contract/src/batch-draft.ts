@@ -61,6 +61,8 @@ export const DraftUploadItem = z.object({
   /** Its place in its pick and the number of files of the pick (sent as index and fileNum). */
   itemIndex: z.number().int().min(0),
   fileNum: z.number().int().min(1),
+  /** Parsed into works (rows of the table): its files are stored, and a re-pick sends none of them. */
+  parsed: z.boolean().default(false),
   files: z.array(DraftUploadFile).min(1).max(100_000),
 });
 export type DraftUploadItem = z.infer<typeof DraftUploadItem>;

@@ -5,6 +5,7 @@ import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
+import { discardServerDraft, useServerDraft } from '../../features/draft/index.ts';
 import { checkFlowOf, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
@@ -24,7 +25,10 @@ function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () =>
       canReset={rows.length > 0 || hasEntries}
       canSubmit
       submitting={submitting}
-      onReset={() => resetBatch(batch)}
+      onReset={() => {
+        resetBatch(batch);
+        void discardServerDraft(batch);
+      }}
       onSubmit={onSubmit}
     />
   );
@@ -51,6 +55,8 @@ export function BatchUploadRoute() {
   const { worksStore, updateWorks } = batch;
   const customerHubId = useAccount().data?.customerHubId;
   useRestoreDraft(customerHubId);
+  // After the /payment1 draft: a page that came back from /payment1 keeps its rows and saves them over the server's draft.
+  useServerDraft(customerHubId);
   const hasWorks = useWorks((s) => s.rows.length > 0);
   const batchAddressParsing = hub.data?.batchAddressParsing ?? false;
   const submit = useBatchSubmit({ customerHubId, batchAddressParsing });

@@ -51,9 +51,11 @@ export interface UploadJob {
   fileNum: number;
   fileIndex: number;
   itemIndex: number;
+  /** Chunks the server already holds (a resumed upload): not sent. */
+  acknowledged?: readonly number[];
 }
 
-interface Running extends UploadJob {
+interface Running extends Omit<UploadJob, 'acknowledged'> {
   chunkTotal: number;
   acknowledged: Set<number>;
   /** Chunk index → bytes of it sent by the try in flight. */
@@ -223,6 +225,8 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     if (!job) return;
     sending.add(id);
     patchUploadFile(id, { status: 'uploading', error: undefined });
+    // A resumed file starts with what the server already holds.
+    if (job.acknowledged.size > 0) reportBytes(job);
     try {
       const result = await sendFile(job);
       if (!jobs.has(id)) return;
@@ -254,7 +258,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     /** Queues files; they start as slots free up. */
     add(newJobs: readonly UploadJob[]): void {
       for (const job of newJobs) {
-        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), inFlight: new Map(), controller: new AbortController() });
+        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(job.acknowledged), inFlight: new Map(), controller: new AbortController() });
         queue.push(job.id);
       }
       pump();
@@ -270,6 +274,11 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
         queue.push(id);
       }
       pump();
+    },
+
+    /** The chunks of a file the server acknowledged (features/draft keeps them with an unfinished upload). */
+    acknowledgedOf(id: string): number[] {
+      return [...(jobs.get(id)?.acknowledged ?? [])];
     },
 
     /** Stops and forgets files: their item was deleted, or parsed (no File object is kept alive). */
