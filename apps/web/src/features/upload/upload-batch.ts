@@ -22,6 +22,7 @@ import { yieldToMain } from '../../lib/yield.ts';
 import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem, type UploadFileState } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { storedChunks } from './api/stored-chunks.ts';
+import { naturalCompare } from './lib/natural-order.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
 import { parseItem, ParseFailure } from './parse-item.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
@@ -329,7 +330,7 @@ function createUploadFlow(page: Batch) {
         queueParse(item.key);
         continue;
       }
-      const listed = item.isFolder ? unfinished.slice(0, FAILED_FILES_LISTED).map((f) => f.relativePath) : [];
+      const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
       if (item.isFolder && unfinished.length > FAILED_FILES_LISTED) listed.push(`等${unfinished.length}个文件未上传完成`);
       updateCheckEntry(item.key, { status: 'failure', phase: undefined, message: UNFINISHED_UPLOAD, details: listed, retry: 'pick' });
     }
