@@ -18,7 +18,7 @@ function documentOf(n: number, name = '作品'): BatchDraftDocument {
     })),
     selectedKeys: [],
     uploads: [{
-      key: 'b1/相册', batchId: 'b1', name: '相册', isFolder: true, filePath: 'upload/b1/相册', itemIndex: 0, fileNum: 2,
+      key: 'b1/相册', batchId: 'b1', name: '相册', isFolder: true, filePath: 'upload/b1/相册', itemIndex: 0, fileNum: 2, parsed: false,
       files: [
         { id: 'b1-0', relativePath: '相册/p1.jpg', size: 5_000_000, lastModified: 1_700_000_000_000, chunkTotal: 3, done: false, chunks: '1-2' },
         { id: 'b1-1', relativePath: '相册/p2.jpg', size: 1000, lastModified: 1_700_000_000_000, chunkTotal: 1, done: true },
