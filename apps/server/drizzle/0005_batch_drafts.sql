@@ -4,7 +4,7 @@ CREATE TABLE "batch_drafts" (
 	"user_id" integer NOT NULL,
 	"status" text DEFAULT 'open' NOT NULL,
 	"version" integer DEFAULT 1 NOT NULL,
-	"document" jsonb NOT NULL,
+	"document" text NOT NULL,
 	"bytes" integer NOT NULL,
 	"closed_reason" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

@@ -26,6 +26,8 @@ export function createDraftService(deps: { db: Db; maxBytes: number }) {
     if (bytes > deps.maxBytes) throw new AppError(413, 'draft-too-large', DRAFT_MSG.tooLarge(bytes, deps.maxBytes));
   }
 
+  /** What a save answers: never the document back (it is the biggest thing here). */
+  const answerColumns = { id: batchDrafts.id, version: batchDrafts.version, updatedAt: batchDrafts.updatedAt, bytes: batchDrafts.bytes };
   const saved = (row: { id: number; version: number; updatedAt: Date; bytes: number }): SavedDraftAnswer =>
     ({ id: row.id, version: row.version, savedAt: row.updatedAt.toISOString(), bytes: row.bytes });
 
@@ -34,21 +36,21 @@ export function createDraftService(deps: { db: Db; maxBytes: number }) {
     async open(caller: DraftCaller): Promise<BatchDraft | null> {
       const [row] = await db.select().from(batchDrafts)
         .where(and(eq(batchDrafts.userId, caller.userId), eq(batchDrafts.hubId, caller.hubId), eq(batchDrafts.status, 'open')));
-      return row ? { id: row.id, version: row.version, savedAt: row.updatedAt.toISOString(), document: row.document } : null;
+      return row ? { id: row.id, version: row.version, savedAt: row.updatedAt.toISOString(), document: JSON.parse(row.document) as BatchDraftDocument } : null;
     },
 
     /** One of the caller's drafts by id, open or closed. */
     async get(caller: DraftCaller, id: number): Promise<BatchDraft> {
       const [row] = await db.select().from(batchDrafts).where(mine(caller, id));
       if (!row) throw notFound('批量订单草稿不存在');
-      return { id: row.id, version: row.version, savedAt: row.updatedAt.toISOString(), document: row.document };
+      return { id: row.id, version: row.version, savedAt: row.updatedAt.toISOString(), document: JSON.parse(row.document) as BatchDraftDocument };
     },
 
     /** Opens the caller's draft (version 1); 409 when one is open already. `bytes`: the document's size as received. */
     async create(caller: DraftCaller, document: BatchDraftDocument, bytes: number): Promise<SavedDraftAnswer> {
       checkSize(bytes);
-      const [row] = await db.insert(batchDrafts).values({ hubId: caller.hubId, userId: caller.userId, document, bytes, version: 1 })
-        .onConflictDoNothing().returning();
+      const [row] = await db.insert(batchDrafts).values({ hubId: caller.hubId, userId: caller.userId, document: JSON.stringify(document), bytes, version: 1 })
+        .onConflictDoNothing().returning(answerColumns);
       if (!row) throw conflict(DRAFT_MSG.alreadyOpen, 'draft-exists');
       return saved(row);
     },
@@ -57,9 +59,9 @@ export function createDraftService(deps: { db: Db; maxBytes: number }) {
     async save(caller: DraftCaller, id: number, version: number, document: BatchDraftDocument, bytes: number): Promise<SavedDraftAnswer> {
       checkSize(bytes);
       const [row] = await db.update(batchDrafts)
-        .set({ document, bytes, version: sql`${batchDrafts.version} + 1`, updatedAt: sql`now()` })
+        .set({ document: JSON.stringify(document), bytes, version: sql`${batchDrafts.version} + 1`, updatedAt: sql`now()` })
         .where(and(mine(caller, id), eq(batchDrafts.status, 'open'), eq(batchDrafts.version, version)))
-        .returning();
+        .returning(answerColumns);
       if (row) return saved(row);
       const [other] = await db.select({ status: batchDrafts.status }).from(batchDrafts).where(mine(caller, id));
       if (!other) throw notFound('批量订单草稿不存在');
