@@ -157,6 +157,9 @@ function createDraftSync(batch: Batch) {
       if (isApiError(error) && error.status === 409) {
         status.stopped = true;
         notifyWarning(error.message);
+      } else if (isApiError(error) && (error.status === 401 || error.status === 404)) {
+        // Logged out, or the draft is not this login's (another customer logged in on this page): this page saves no more.
+        status.stopped = true;
       } else if (isApiError(error) && error.status === 413) {
         // Not tried again until the batch changes.
         lastSignature = sig;
