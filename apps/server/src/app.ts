@@ -21,6 +21,7 @@ import { productionDownloadRoutes } from './routes/admin/production.ts';
 import { authRoutes } from './routes/auth.ts';
 import { customerHubRoutes } from './routes/customer-hubs.ts';
 import { bulkFixRoutes } from './routes/bulk-fix.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { fileRoutes, fixRoutes, previewRoutes } from './routes/files.ts';
 import { salesOrderRoutes } from './routes/sales-order.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Everything under /api/admin is for operators only: plugins/auth.ts refuses anyone else by this prefix.
     await api.register(adminRoutes, { services, prefix: '/admin' });
     await api.register(productionDownloadRoutes, { services });
+    await api.register(draftRoutes, { services, config });
   }, { prefix: '/api' });
 
   // Product and option pictures of the imported catalogue (public: they are the shop's shop window).

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: int(1, 50).default(8),
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3600).default(5),
   TICKET_FONT: z.string().min(1).optional(),
+  DRAFT_MAX_BYTES: int(1024, 256 * 1024 * 1024).default(16 * 1024 * 1024),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or a list of proxy addresses').default('false'),
 }).superRefine((e, ctx) => {
   // One without the other would sign with nothing, or send to nowhere.
@@ -84,6 +85,8 @@ export type Config = {
   runWorker: boolean;
   webDist: string;
   bodyLimitBytes: number;
+  /** Largest open batch draft (its JSON), issue #21 item 3. */
+  draftMaxBytes: number;
   /** Fastify's trustProxy: false, true, a hop count, or the proxies' addresses. */
   trustProxy: boolean | number | string;
   webhook: {
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     },
     ticketFont: e.TICKET_FONT ? (existsSync(e.TICKET_FONT) ? path.resolve(e.TICKET_FONT) : missingFont(e.TICKET_FONT)) : NOTO_CJK_PATHS.find((p) => existsSync(p)) ?? null,
+    draftMaxBytes: e.DRAFT_MAX_BYTES,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
 }

@@ -10,3 +10,4 @@ export * from './suggest.ts';
 export * from './dedupe.ts';
 export * from './admin-production.ts';
 export * from './admin-webhooks.ts';
+export * from './batch-draft.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ChunkAnswer, CheckFileAnswer, CheckFileBody, CheckFilesAnswer, CheckFilesBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
+import { ChunkAnswer, StoredChunksAnswer, StoredChunksBody, CheckFileAnswer, CheckFileBody, CheckFilesAnswer, CheckFilesBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
@@ -37,6 +37,12 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     const stored = await services.uploads.hasChunk(request.customer.hubId, request.query);
     return stored ? { state: 200, message: { status: 200 } } : reply.status(204).send();
   });
+
+  app.post('/files/storedChunks', {
+    bodyLimit: 8 * 1024 * 1024,
+    schema: { tags, description: 'Which chunks of these uploads (folderId + filePath, size, chunkTotal) are stored, in one call: done (with the completing answer), receiving (the chunks), or none. Used to resume a re-picked batch (issue #21 item 3).',
+      body: StoredChunksBody, response: { 200: StoredChunksAnswer } },
+  }, async (request) => ({ uploads: await services.uploads.storedChunks(request.customer.hubId, request.body.uploads) }));
 
   app.post('/files/updateFile', {
     schema: {

@@ -15,6 +15,7 @@ import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
 import { createCropService } from './crop.ts';
 import { createDedupeService } from './dedupe.ts';
+import { createDraftService } from './drafts.ts';
 import { createFileUrls } from './file-urls.ts';
 import { createFileService } from './files.ts';
 import { createLocationService } from './locations.ts';
@@ -99,6 +100,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     tasks: createTaskService(runner),
     suggest: createSuggestService({ db, check }),
     dedupe: createDedupeService({ db, store, urls, config, orders }),
+    drafts: createDraftService({ db, maxBytes: config.draftMaxBytes }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
+import { batchDrafts, customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
 import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
 import type { CheckOutcome } from '../domain/check.ts';
 import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
@@ -185,6 +185,9 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
         };
         await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
+        // The batch this login was putting together is ordered: its open draft closes with the order (issue #21 item 3).
+        await tx.update(batchDrafts).set({ status: 'closed', closedReason: 'ordered', updatedAt: sql`now()` })
+          .where(and(eq(batchDrafts.userId, caller.userId), eq(batchDrafts.status, 'open')));
         return answer;
       });
     },

@@ -400,6 +400,52 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     },
 
     /**
+     * Which chunks of these uploads the hub holds, in the order asked, in one call (a re-picked folder
+     * of 2,000 files would be thousands of testChunks requests): a stored file of that size under the
+     * upload's path is done (with the completing chunk's answer, so nothing is sent), an upload still
+     * receiving lists its recorded chunks, anything else (never seen, refused, swept) is none.
+     */
+    async storedChunks(hubId: number, asked: ReadonlyArray<{ folderId: string; filePath: string; size: number; chunkTotal: number }>) {
+      const out: Array<{ status: 'done' | 'receiving' | 'none'; chunks: number[]; result?: ChunkAnswer['message'] & { status: 300 } }> = [];
+      for (let i = 0; i < asked.length; i += 500) {
+        const part = asked.slice(i, i + 500);
+        const rels = part.map((u) => `upload/${u.folderId}/${u.filePath}`);
+        const folders = [...new Set(part.map((u) => u.folderId))];
+        const [files, rows] = await Promise.all([
+          db.select({ path: storedFiles.path, size: storedFiles.size, meta: storedFiles.meta }).from(storedFiles)
+            .where(and(eq(storedFiles.hubId, hubId), inArray(storedFiles.path, rels))),
+          db.select({ id: uploads.id, folderId: uploads.folderId, filePath: uploads.filePath, size: uploads.size, chunkTotal: uploads.chunkTotal, status: uploads.status })
+            .from(uploads).where(and(eq(uploads.hubId, hubId), inArray(uploads.folderId, folders), inArray(uploads.status, ['receiving', 'assembling']))),
+        ]);
+        const fileOf = new Map(files.map((f) => [f.path, f]));
+        const rowOf = new Map(rows.map((r) => [`${r.folderId}\n${r.filePath}`, r]));
+        const receiving = part.map((u) => rowOf.get(`${u.folderId}\n${u.filePath}`)).filter((r) => r !== undefined);
+        const chunkRows = receiving.length === 0 ? [] : await db.select({ uploadId: uploadChunks.uploadId, chunk: uploadChunks.chunk }).from(uploadChunks)
+          .where(inArray(uploadChunks.uploadId, receiving.map((r) => r.id)));
+        const chunksOf = new Map<number, number[]>();
+        for (const c of chunkRows) {
+          const list = chunksOf.get(c.uploadId) ?? [];
+          list.push(c.chunk);
+          chunksOf.set(c.uploadId, list);
+        }
+        part.forEach((u, j) => {
+          const stored = fileOf.get(rels[j]!);
+          if (stored && stored.size === u.size) {
+            out.push({ status: 'done', chunks: [], result: answer(hubId, rels[j]!, stored.meta ?? {}).message as ChunkAnswer['message'] & { status: 300 } });
+            return;
+          }
+          const row = rowOf.get(`${u.folderId}\n${u.filePath}`);
+          if (row && row.size === u.size && row.chunkTotal === u.chunkTotal) {
+            out.push({ status: 'receiving', chunks: (chunksOf.get(row.id) ?? []).sort((a, b) => a - b) });
+            return;
+          }
+          out.push({ status: 'none', chunks: [] });
+        });
+      }
+      return out;
+    },
+
+    /**
      * Gives back the files a dead process of this host was assembling (see jobs/owner.ts), so the
      * chunk its customer sends again completes the file at once, not after STALE_ASSEMBLY_SECONDS.
      */

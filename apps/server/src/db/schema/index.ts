@@ -5,3 +5,4 @@ export * from './files.ts';
 export * from './tasks.ts';
 export * from './orders.ts';
 export * from './webhooks.ts';
+export * from './drafts.ts';

@@ -6,6 +6,7 @@ import { AddressLine, UnifiedAddressButton } from '../../features/address/index.
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
 import { BulkFixActions, BulkFixButton, BulkFixHost } from '../../features/bulk-fix/index.ts';
+import { discardServerDraft, useServerDraft } from '../../features/draft/index.ts';
 import { checkFlowOf, CheckProgressBar, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
@@ -27,7 +28,10 @@ function Footer({ submitting, onSubmit }: { submitting: boolean; onSubmit: () =>
       canReset={rows.length > 0 || hasEntries}
       canSubmit
       submitting={submitting}
-      onReset={() => resetBatch(batch)}
+      onReset={() => {
+        resetBatch(batch);
+        void discardServerDraft(batch);
+      }}
       onSubmit={onSubmit}
     />
   );
@@ -54,6 +58,8 @@ export function BatchUploadRoute() {
   const { worksStore, updateWorks } = batch;
   const customerHubId = useAccount().data?.customerHubId;
   useRestoreDraft(customerHubId);
+  // After the /payment1 draft: a page that came back from /payment1 keeps its rows and saves them over the server's draft.
+  useServerDraft(customerHubId);
   const hasWorks = useWorks((s) => s.rows.length > 0);
   const batchAddressParsing = hub.data?.batchAddressParsing ?? false;
   const submit = useBatchSubmit({ customerHubId, batchAddressParsing });

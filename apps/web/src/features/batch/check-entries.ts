@@ -15,8 +15,8 @@ import { createStore, type Store } from '../../lib/external-store.ts';
 /** What an entry in `start` is doing now. */
 export type CheckEntryPhase = 'uploading' | 'parsing' | 'checking';
 
-/** What the entry's retry action redoes. */
-export type CheckEntryRetry = 'upload' | 'parse' | 'check';
+/** What the entry's retry action redoes; 'pick': the files must be picked again (a restored draft's unfinished upload). */
+export type CheckEntryRetry = 'upload' | 'parse' | 'check' | 'pick';
 
 export interface CheckEntry {
   id: string;

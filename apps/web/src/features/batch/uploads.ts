@@ -27,6 +27,8 @@ export interface UploadFileState {
   itemKey: string;
   relativePath: string;
   size: number;
+  /** The picked file's modification time: with the path and size, how a re-pick finds it again (features/draft). */
+  lastModified?: number;
   chunkTotal: number;
   /** Bytes sent: acknowledged chunks and what has gone of the chunks in flight (uploader.ts). */
   bytesDone: number;
@@ -100,7 +102,7 @@ export interface NewUploadItem {
   name: string;
   isFolder: boolean;
   filePath: string;
-  files: Array<Pick<UploadFileState, 'id' | 'relativePath' | 'size' | 'chunkTotal'>>;
+  files: Array<Pick<UploadFileState, 'id' | 'relativePath' | 'size' | 'chunkTotal' | 'lastModified'>>;
 }
 
 /** The upload state of one batch and its commands, the only writers of its state. */

@@ -6,3 +6,6 @@ export { deleteStoredFile } from './api/delete-file.ts';
 export { UploadArea } from './components/UploadArea.tsx';
 export { parseItem } from './parse-item.ts';
 export { createUploader } from './uploader.ts';
+export { uploadFlowOf, UNFINISHED_UPLOAD } from './upload-batch.ts';
+export type { PickFilter, PickSplit, ResumePick, RestoredUploadItem, UploadContext } from './upload-batch.ts';
+export type { PickedFile } from './lib/pick.ts';

@@ -20,11 +20,47 @@ import { MSG } from '@portal/contract/messages';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
 import { createLinker } from '../dedupe/index.ts';
-import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem } from '../batch/index.ts';
+import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem, type UploadFileState } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
+import { storedChunks } from './api/stored-chunks.ts';
+import { naturalCompare } from './lib/natural-order.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
 import { parseItem, ParseFailure } from './parse-item.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
+
+/** The entry of a restored upload whose files must be picked again (features/draft restores it). */
+export const UNFINISHED_UPLOAD = '上传未完成：请重新选择这些文件（或所在文件夹），已上传的部分不会重新发送';
+const UNFINISHED_FILE = '文件未上传完成，请重新选择该文件';
+
+/** A file of a restored upload, found again in a new pick. */
+export interface ResumePick {
+  fileId: string;
+  picked: PickedFile;
+}
+
+/** What a pick filter makes of a pick: files for a new upload, files that resume an upload, and how many are stored already. */
+export interface PickSplit {
+  fresh: PickedFile[];
+  resume: ResumePick[];
+  /** Files already uploaded whose works are in the table: not sent, not added again. */
+  linked: number;
+}
+export type PickFilter = (picked: readonly PickedFile[]) => PickSplit;
+
+/** An upload item of an earlier page (a restored draft), with the files whose upload had finished. */
+export interface RestoredUploadItem {
+  key: string;
+  batchId: string;
+  name: string;
+  isFolder: boolean;
+  filePath: string;
+  fileNum: number;
+  itemIndex: number;
+  files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified?: number | null; chunkTotal: number; done: boolean }>;
+}
+
+/** fileIndex of an id made by uploadPicked (`<folderId>-<fileIndex>`). */
+const fileIndexOf = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1)) || 0;
 
 const SUCCESS_LINGER_MS = 1500;
 const PARSES_AT_ONCE = 2;
@@ -63,7 +99,10 @@ export interface PickOutcome {
  * per batch (uploadFlowOf), when the page first uploads.
  */
 function createUploadFlow(page: Batch) {
-  const { addWorks, addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, addUnsupportedNotices, addUploadItems, removeUploadItems, uploadStore } = page;
+  const { addWorks, addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, addUnsupportedNotices, addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = page;
+  /** Of each item: the number of files of its pick and its place there (sent as fileNum and index; kept by a draft). */
+  const pickInfo = new Map<string, { fileNum: number; itemIndex: number }>();
+  let pickFilter: PickFilter | null = null;
 
   const batches = new Map<string, PickRound>();
   let batchSeq = 0;
@@ -200,10 +239,19 @@ function createUploadFlow(page: Batch) {
       const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');
       context.notify.warning(`${MSG.fileBroken}：${names}${screened.empty.length > 3 ? `等${screened.empty.length}个文件` : ''}`);
     }
-    if (screened.accepted.length === 0) return { accepted: 0, items: 0 };
+    let accepted = screened.accepted;
+    let resumed = 0;
+    if (pickFilter && accepted.length > 0) {
+      const split = pickFilter(accepted);
+      accepted = split.fresh;
+      resumed = split.resume.length;
+      if (split.resume.length > 0) void resumeFiles(split.resume, context);
+      if (split.linked > 0) context.notify.success(`${split.linked}个文件已上传过，未重新发送`);
+    }
+    if (accepted.length === 0) return { accepted: resumed, items: 0 };
 
     const batchId = randomUuid();
-    const groups = groupByTopLevel(screened.accepted);
+    const groups = groupByTopLevel(accepted);
     const newItems: NewUploadItem[] = [];
     const jobs: UploadJob[] = [];
     let fileIndex = 0;
@@ -214,9 +262,10 @@ function createUploadFlow(page: Batch) {
         // identifier; a uuid per file cost 45 ms for a folder of 10,000.
         const id = `${batchId}-${fileIndex}`;
         const size = p.file.size;
-        jobs.push({ id, file: p.file, holds: p.holds, relativePath: p.relativePath, batchId, fileNum: screened.accepted.length, fileIndex: fileIndex++, itemIndex });
-        return { id, relativePath: p.relativePath, size, chunkTotal: chunkCount(size) };
+        jobs.push({ id, file: p.file, holds: p.holds, relativePath: p.relativePath, batchId, fileNum: accepted.length, fileIndex: fileIndex++, itemIndex });
+        return { id, relativePath: p.relativePath, size, lastModified: p.file.lastModified, chunkTotal: chunkCount(size) };
       });
+      pickInfo.set(key, { fileNum: accepted.length, itemIndex });
       newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
     });
     batches.set(batchId, {
@@ -244,7 +293,94 @@ function createUploadFlow(page: Batch) {
       const { files } = uploadStore.getState();
       uploader.add(jobs.filter((job) => files[job.id]));
     });
-    return { accepted: screened.accepted.length, items: newItems.length };
+    return { accepted: accepted.length + resumed, items: newItems.length };
+  }
+
+  /**
+   * Puts back the upload items of an earlier page (a restored draft): finished files count as done,
+   * the others wait to be picked again (their entry says so, with 重新选择). An item whose every
+   * file had finished is parsed now. Items already present are left as they are.
+   */
+  function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): void {
+    const fresh = items.filter((item) => !uploadStore.getState().items[item.key] && item.files.length > 0);
+    if (fresh.length === 0) return;
+    for (const item of fresh) {
+      let batch = batches.get(item.batchId);
+      if (!batch) {
+        batch = { ...context, seq: batchSeq++, itemKeys: [], itemOrder: new Map(), summaryPending: false };
+        batches.set(item.batchId, batch);
+      }
+      batch.itemKeys.push(item.key);
+      (batch.itemOrder as Map<string, number>).set(item.key, item.itemIndex);
+      pickInfo.set(item.key, { fileNum: item.fileNum, itemIndex: item.itemIndex });
+    }
+    addUploadItems(fresh.map((item) => ({
+      key: item.key, batchId: item.batchId, name: item.name, isFolder: item.isFolder, filePath: item.filePath,
+      files: item.files.map((f) => ({ id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? undefined, chunkTotal: f.chunkTotal })),
+    })));
+    for (const item of fresh) {
+      for (const f of item.files) patchUploadFile(f.id, f.done ? { status: 'done', bytesDone: f.size } : { status: 'failed', error: UNFINISHED_FILE });
+    }
+    addCheckEntries(fresh.map((item) => ({
+      id: item.key, articleName: itemArticleName(item), fileName: item.name, filePath: item.filePath, uploadItemKey: item.key,
+      status: 'start' as const, phase: 'uploading' as const,
+    })));
+    for (const item of fresh) {
+      const unfinished = item.files.filter((f) => !f.done);
+      if (unfinished.length === 0) {
+        queueParse(item.key);
+        continue;
+      }
+      const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
+      if (item.isFolder && unfinished.length > FAILED_FILES_LISTED) listed.push(`等${unfinished.length}个文件未上传完成`);
+      updateCheckEntry(item.key, { status: 'failure', phase: undefined, message: UNFINISHED_UPLOAD, details: listed, retry: 'pick' });
+    }
+  }
+
+  /**
+   * Sends the files of restored uploads picked again, under their own upload (folderId, path and
+   * label), without the chunks the server holds (one call asks for all of them); a file the server
+   * completed meanwhile is done at once.
+   */
+  async function resumeFiles(pairs: readonly ResumePick[], context: UploadContext): Promise<void> {
+    const state = uploadStore.getState();
+    const known = pairs.filter((p) => state.files[p.fileId]?.status === 'failed');
+    if (known.length === 0) return;
+    for (const key of new Set(known.map((p) => (state.files[p.fileId] as UploadFileState).itemKey))) {
+      updateCheckEntry(key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });
+      const batch = batches.get(state.items[key]?.batchId ?? '');
+      if (batch) {
+        batch.summaryPending = true;
+        batch.notify = context.notify;
+      }
+    }
+    for (const p of known) patchUploadFile(p.fileId, { status: 'queued', error: undefined });
+    const files = known.map((p) => state.files[p.fileId] as UploadFileState);
+    let answers: Awaited<ReturnType<typeof storedChunks>>;
+    try {
+      answers = await storedChunks(files.map((f) => ({ folderId: f.batchId, filePath: f.relativePath, size: f.size, chunkTotal: f.chunkTotal })));
+    } catch {
+      // Without the answer every chunk is sent: a chunk the server has is taken again harmlessly.
+      answers = files.map(() => ({ status: 'none' as const, chunks: [] }));
+    }
+    const jobs: UploadJob[] = [];
+    known.forEach((p, i) => {
+      const f = uploadStore.getState().files[p.fileId];
+      if (!f) return;
+      const answer = answers[i];
+      if (answer?.status === 'done' && answer.result) {
+        patchUploadFile(f.id, { status: 'done', result: answer.result, bytesDone: f.size });
+        onFileSettled(f.id);
+        return;
+      }
+      const info = pickInfo.get(f.itemKey);
+      jobs.push({
+        id: f.id, file: p.picked.file, holds: p.picked.holds, relativePath: f.relativePath, batchId: f.batchId,
+        fileNum: info?.fileNum ?? 1, fileIndex: fileIndexOf(f.id), itemIndex: info?.itemIndex ?? 0,
+        acknowledged: answer?.status === 'receiving' ? answer.chunks : [],
+      });
+    });
+    uploader.add(jobs);
   }
 
   /** 重试 on a failure entry: the upload's failed files (their acknowledged chunks are not sent again), or the parse. */
@@ -269,7 +405,18 @@ function createUploadFlow(page: Batch) {
     if (item && item.filesDone > 0) queueParse(item.key);
   }
 
-  return { uploadPicked, retryEntry, parseWithoutFailed };
+  return {
+    uploadPicked,
+    retryEntry,
+    parseWithoutFailed,
+    restoreItems,
+    /** A draft's say over each pick (features/draft): which files resume an upload, which are stored already. */
+    setPickFilter: (filter: PickFilter | null) => {
+      pickFilter = filter;
+    },
+    pickInfoOf: (itemKey: string) => pickInfo.get(itemKey),
+    acknowledgedOf: (fileId: string) => uploader.acknowledgedOf(fileId),
+  };
 }
 
 export type UploadFlow = ReturnType<typeof createUploadFlow>;

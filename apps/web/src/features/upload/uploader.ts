@@ -52,9 +52,11 @@ export interface UploadJob {
   fileNum: number;
   fileIndex: number;
   itemIndex: number;
+  /** Chunks the server already holds (a resumed upload): not sent. */
+  acknowledged?: readonly number[];
 }
 
-interface Running extends UploadJob {
+interface Running extends Omit<UploadJob, 'acknowledged'> {
   chunkTotal: number;
   acknowledged: Set<number>;
   /** Chunk index → bytes of it sent by the try in flight. */
@@ -228,6 +230,8 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     if (!job) return;
     sending.add(id);
     patchUploadFile(id, { status: 'uploading', error: undefined });
+    // A resumed file starts with what the server already holds.
+    if (job.acknowledged.size > 0) reportBytes(job);
     try {
       // A file already partly sent (a retry) goes on being sent.
       const linked = linker && job.acknowledged.size === 0 ? await linker.tryLink(job, job.controller.signal) : null;
@@ -262,7 +266,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     /** Queues files; they start as slots free up. */
     add(newJobs: readonly UploadJob[]): void {
       for (const job of newJobs) {
-        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(), inFlight: new Map(), controller: new AbortController() });
+        jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(job.acknowledged), inFlight: new Map(), controller: new AbortController() });
         queue.push(job.id);
         linker?.prepare(job);
       }
@@ -279,6 +283,11 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
         queue.push(id);
       }
       pump();
+    },
+
+    /** The chunks of a file the server acknowledged (features/draft keeps them with an unfinished upload). */
+    acknowledgedOf(id: string): number[] {
+      return [...(jobs.get(id)?.acknowledged ?? [])];
     },
 
     /** Stops and forgets files: their item was deleted, or parsed (no File object is kept alive). */

@@ -9,12 +9,13 @@ import {
 import type { CheckEntryStatus } from '@portal/contract/enums';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Empty, Flex, Popconfirm, Progress, Tag, Typography, theme } from 'antd';
-import { useDeferredValue, useRef, type ReactNode } from 'react';
+import { use, useDeferredValue, useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { ELLIPSIS } from '../../../lib/styles.ts';
 import { removableIds, selectHasProblems, selectItem, useBatch, useCheckEntries, useUploadState, type CheckEntry } from '../../batch/index.ts';
 import { uploadFlowOf } from '../upload-batch.ts';
+import { RepickContext } from './repick.ts';
 
 const LIST_MAX_HEIGHT = 300;
 // CSS ellipsis, not Typography's: that one measures every line after render, which in a list
@@ -124,7 +125,15 @@ function MessageBody({ entry }: { entry: CheckEntry }) {
 function UploadActions({ entry }: { entry: CheckEntry }) {
   const item = useUploadState(selectItem(entry.uploadItemKey));
   const { retryEntry, parseWithoutFailed } = uploadFlowOf(useBatch());
+  const repick = use(RepickContext);
   if (entry.status !== 'failure' || !item) return null;
+  if (entry.retry === 'pick') {
+    return (
+      <Button type="link" size="small" disabled={!repick} onClick={() => (item.isFolder ? repick?.pickFolder() : repick?.pickFiles())}>
+        重新选择
+      </Button>
+    );
+  }
   if (entry.retry === 'parse') {
     return (
       <Button type="link" size="small" onClick={() => retryEntry(entry.id)}>

@@ -1,6 +1,6 @@
 import { CloudUploadOutlined, FolderOpenOutlined, LoadingOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Flex, Typography, theme } from 'antd';
-import { useRef, useState, type DragEvent } from 'react';
+import { useImperativeHandle, useRef, useState, type DragEvent, type Ref } from 'react';
 import { MSG } from '@portal/contract/messages';
 import { directoryPicker, isPickerCancel, readDirectory } from '../lib/directory.ts';
 import { entriesOf, readDropped } from '../lib/drop.ts';
@@ -8,9 +8,16 @@ import { pickedFromFileList, readSizes, type PickedFile } from '../lib/pick.ts';
 
 const ACCEPT = '.zip,.pdf,.png,.jpg,.jpeg';
 
+/** The pickers of the zone, for an entry's 重新选择 (a restored upload whose files must be picked again). */
+export interface DropZoneControls {
+  pickFiles(): void;
+  pickFolder(): void;
+}
+
 export interface DropZoneProps {
   onPicked: (files: PickedFile[]) => void;
   disabled?: boolean;
+  controls?: Ref<DropZoneControls>;
 }
 
 /**
@@ -21,7 +28,7 @@ export interface DropZoneProps {
  * (lib/pick.ts readSizes, lib/drop.ts), and is done in slices that leave the page responsive,
  * with 正在读取文件… shown meanwhile.
  */
-export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
+export function DropZone({ onPicked, disabled = false, controls }: DropZoneProps) {
   const { token } = theme.useToken();
   const { message } = App.useApp();
   const filesInput = useRef<HTMLInputElement>(null);
@@ -64,6 +71,8 @@ export function DropZone({ onPicked, disabled = false }: DropZoneProps) {
     }
     handOver(readDirectory(root));
   };
+
+  useImperativeHandle(controls, () => ({ pickFiles: () => filesInput.current?.click(), pickFolder: () => void pickFolder() }));
 
   const onDragEnter = (e: DragEvent) => {
     if (!e.dataTransfer.types.includes('Files')) return;

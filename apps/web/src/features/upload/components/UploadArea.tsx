@@ -1,11 +1,12 @@
 import { App, Card, Col, Flex, Row, Alert } from 'antd';
-import { useCallback } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import type { PickedFile } from '../lib/pick.ts';
 import { useBatch } from '../../batch/index.ts';
 import { uploadFlowOf } from '../upload-batch.ts';
 import { CheckEntryList, type EntryActionsRenderer } from './CheckEntryList.tsx';
-import { DropZone } from './DropZone.tsx';
+import { DropZone, type DropZoneControls } from './DropZone.tsx';
+import { RepickContext } from './repick.ts';
 import { OverallProgress } from './OverallProgress.tsx';
 import { UnsupportedNotices } from './UnsupportedNotices.tsx';
 
@@ -41,21 +42,26 @@ export function UploadArea({ renderEntryActions }: UploadAreaProps) {
     [batch, customerHubId, message],
   );
 
+  const controls = useRef<DropZoneControls>(null);
+  const repick = useMemo(() => ({ pickFiles: () => controls.current?.pickFiles(), pickFolder: () => controls.current?.pickFolder() }), []);
+
   return (
-    <Card title="上传文件" size="small" styles={{ body: { padding: 16 } }}>
-      <Flex vertical gap={12}>
-        <Alert type="warning" showIcon title={SIZE_SPEC_WARNING} />
-        <Row gutter={[16, 16]} align="stretch">
-          <Col xs={24} lg={9} xl={8}>
-            <DropZone onPicked={onPicked} disabled={customerHubId === undefined} />
-          </Col>
-          <Col xs={24} lg={15} xl={16}>
-            <CheckEntryList renderActions={renderEntryActions} />
-          </Col>
-        </Row>
-        <OverallProgress />
-        <UnsupportedNotices />
-      </Flex>
-    </Card>
+    <RepickContext value={repick}>
+      <Card title="上传文件" size="small" styles={{ body: { padding: 16 } }}>
+        <Flex vertical gap={12}>
+          <Alert type="warning" showIcon title={SIZE_SPEC_WARNING} />
+          <Row gutter={[16, 16]} align="stretch">
+            <Col xs={24} lg={9} xl={8}>
+              <DropZone onPicked={onPicked} disabled={customerHubId === undefined} controls={controls} />
+            </Col>
+            <Col xs={24} lg={15} xl={16}>
+              <CheckEntryList renderActions={renderEntryActions} />
+            </Col>
+          </Row>
+          <OverallProgress />
+          <UnsupportedNotices />
+        </Flex>
+      </Card>
+    </RepickContext>
   );
 }

@@ -1,0 +1,286 @@
+/**
+ * The batch kept on the server as the login's open draft (issue #21 item 3): restored when the batch
+ * page first opens, saved while the customer works, closed by 重置 or when the batch empties (the
+ * order empties it: payment1 resets the batch, and the server closes the draft with the order).
+ *
+ * Keep in mind:
+ * - saves are debounced (SAVE_DELAY_MS after the first change, then nothing until the next change)
+ *   and made only when the batch's structure changed: the rows, the selection, the entries, or a
+ *   file's state (done, failed, added, removed); upload progress ticks change none of these;
+ * - saves, creation and closing run one after another (one chain): a save never overtakes a close;
+ * - a save names the version it changes; a 409 (saved elsewhere, or closed by an order or 重置 in
+ *   another tab) stops saving on this page and says so: the page never overwrites another's work;
+ * - the ledger remembers every item this batch uploaded, also after its parse took it off the upload
+ *   list, so a restored batch knows which files it has (path, size, modification time) and a re-pick
+ *   of the same folder resumes the unfinished ones and sends none of the finished ones. Only files of
+ *   a restored draft are matched: within one page, picking a file twice still uploads it twice
+ *   (the duplicate dialog's case);
+ * - a row's check answer is not kept (its signed links expire); rows left abnormal or with a
+ *   resolution warning are checked again when restored, which brings their entries back.
+ */
+import type { BatchDraftDocument, DraftUploadItem, DraftWork } from '@portal/contract/batch-draft';
+import { isApiError } from '../../lib/http.ts';
+import { perBatch, type Batch, type WorkRow } from '../batch/index.ts';
+import { checkFlowOf } from '../file-check/index.ts';
+import { uploadFlowOf, type PickedFile, type PickFilter, type ResumePick, type UploadContext } from '../upload/index.ts';
+import { discardDraft } from './api/discard-draft.ts';
+import { getOpenDraft } from './api/open-draft.ts';
+import { createDraft, saveDraft } from './api/save-draft.ts';
+import { rangesOf } from './lib/ranges.ts';
+
+const SAVE_DELAY_MS = 1500;
+
+interface LedgerItem extends DraftUploadItem {
+  /** Came with the restored draft: its files are matched by a re-pick. */
+  restored: boolean;
+}
+
+/** What the draft feature tells the e2e tests and the bench (`window.__portalDraft` in the e2e build). */
+export interface DraftStatus {
+  id: number | null;
+  version: number;
+  saves: number;
+  lastBytes: number;
+  lastSaveMs: number;
+  stopped: boolean;
+  restored: boolean;
+}
+
+const fingerprint = (relativePath: string, size: number, lastModified: number | null | undefined) => `${relativePath}\n${size}\n${lastModified ?? ''}`;
+
+/** The row as the draft keeps it: without the check's detailed answer, with what its price counts. */
+function draftWorkOf(row: WorkRow): DraftWork {
+  const { checkResult, ...rest } = row;
+  const basis = (checkResult as { priceBasis?: WorkRow['priceBasis'] } | null | undefined)?.priceBasis;
+  return { ...rest, files: [...rest.files], components: rest.components ? [...rest.components] : rest.components,
+    orderLocations: rest.orderLocations ? [...rest.orderLocations] : rest.orderLocations, priceBasis: rest.priceBasis ?? basis ?? null };
+}
+
+/** `upload/<folderId>/<item>` of a row's path, and `unzip/<folderId>` for works from a zip. */
+function rootsOf(rows: readonly WorkRow[]): Set<string> {
+  const roots = new Set<string>();
+  for (const row of rows) {
+    const parts = row.filePath.split('/');
+    if (parts[0] === 'unzip') roots.add(parts.slice(0, 2).join('/'));
+    else roots.add(parts.slice(0, 3).join('/'));
+  }
+  return roots;
+}
+const hasRows = (item: DraftUploadItem, roots: Set<string>) => roots.has(item.filePath) || roots.has(`unzip/${item.batchId}`);
+
+function createDraftSync(batch: Batch) {
+  const { worksStore, uploadStore, checkEntriesStore, addWorks, setSelectedWorks } = batch;
+  const flow = uploadFlowOf(batch);
+  const ledger = new Map<string, LedgerItem>();
+  const status: DraftStatus = { id: null, version: 0, saves: 0, lastBytes: 0, lastSaveMs: 0, stopped: false, restored: false };
+  let context: UploadContext | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastSignature: unknown[] = [];
+  let restoring: Promise<void> | null = null;
+
+  /** What a save depends on; upload progress is not part of it. */
+  function signature(): unknown[] {
+    const w = worksStore.getState();
+    const u = uploadStore.getState();
+    return [w.rows, w.selectedKeys, checkEntriesStore.getState().ids, u.overall.filesTotal, u.overall.filesDone, u.overall.filesFailed, Object.keys(u.items).length, status.id];
+  }
+  const sameSignature = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+
+  /** Brings the ledger up to the upload list: items on it as they are now, items gone kept only while their works are rows. */
+  function syncLedger(): void {
+    const { items, files } = uploadStore.getState();
+    const entries = checkEntriesStore.getState().byId;
+    for (const item of Object.values(items)) {
+      const info = flow.pickInfoOf(item.key);
+      const before = ledger.get(item.key);
+      ledger.set(item.key, {
+        key: item.key, batchId: item.batchId, name: item.name, isFolder: item.isFolder, filePath: item.filePath,
+        fileNum: info?.fileNum ?? item.fileIds.length, itemIndex: info?.itemIndex ?? 0,
+        parsed: entries[item.key]?.status === 'success', restored: before?.restored ?? false,
+        files: item.fileIds.flatMap((id) => {
+          const f = files[id];
+          if (!f) return [];
+          const done = f.status === 'done';
+          return [{ id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? null, chunkTotal: f.chunkTotal, done,
+            ...(done ? {} : { chunks: rangesOf(flow.acknowledgedOf(f.id)) }) }];
+        }),
+      });
+    }
+    const roots = rootsOf(worksStore.getState().rows);
+    for (const [key, item] of ledger) {
+      if (items[key]) continue;
+      // Off the list: parsed into rows (kept while a row comes from it), or deleted by the customer.
+      if (item.files.every((f) => f.done) && hasRows(item, roots)) item.parsed = true;
+      else ledger.delete(key);
+    }
+  }
+
+  function documentNow(): BatchDraftDocument {
+    const w = worksStore.getState();
+    return {
+      format: 1,
+      works: w.rows.map(draftWorkOf),
+      selectedKeys: [...w.selectedKeys],
+      uploads: [...ledger.values()].map(({ restored: _restored, ...item }) => item),
+    };
+  }
+
+  function notifyWarning(text: string) {
+    context?.notify.warning(text);
+  }
+
+  async function flush(): Promise<void> {
+    if (status.stopped || !status.restored) return;
+    const sig = signature();
+    if (sameSignature(sig, lastSignature)) return;
+    syncLedger();
+    const document = documentNow();
+    const empty = document.works.length === 0 && document.uploads.length === 0;
+    const started = performance.now();
+    try {
+      if (empty) {
+        if (status.id !== null) await discardDraft(status.id);
+        status.id = null;
+        status.version = 0;
+      } else if (status.id === null) {
+        const saved = await createDraft(document);
+        Object.assign(status, { id: saved.id, version: saved.version, lastBytes: saved.bytes });
+      } else {
+        const saved = await saveDraft(status.id, status.version, document);
+        Object.assign(status, { version: saved.version, lastBytes: saved.bytes });
+      }
+      status.saves++;
+      status.lastSaveMs = performance.now() - started;
+      lastSignature = signature();
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        status.stopped = true;
+        notifyWarning(error.message);
+      } else if (isApiError(error) && (error.status === 401 || error.status === 404)) {
+        // Logged out, or the draft is not this login's (another customer logged in on this page): this page saves no more.
+        status.stopped = true;
+      } else if (isApiError(error) && error.status === 413) {
+        // Not tried again until the batch changes.
+        lastSignature = sig;
+        notifyWarning(error.message);
+      } else {
+        // The network or the server: the next change, or this timer, tries again.
+        schedule();
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (timer !== undefined || status.stopped || !status.restored) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      chain = chain.then(flush);
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Matches a pick against the restored draft's files: unfinished ones resume, finished ones whose works are rows are not sent. */
+  const pickFilter: PickFilter = (picked: readonly PickedFile[]) => {
+    syncLedger();
+    const known = new Map<string, { id: string; item: LedgerItem }>();
+    for (const item of ledger.values()) {
+      if (!item.restored) continue;
+      for (const f of item.files) known.set(fingerprint(f.relativePath, f.size, f.lastModified), { id: f.id, item });
+    }
+    if (known.size === 0) return { fresh: [...picked], resume: [], linked: 0 };
+    const live = uploadStore.getState().files;
+    const roots = rootsOf(worksStore.getState().rows);
+    const fresh: PickedFile[] = [];
+    const resume: ResumePick[] = [];
+    let linked = 0;
+    for (const p of picked) {
+      const hit = known.get(fingerprint(p.relativePath, p.file.size, p.file.lastModified));
+      const state = hit && live[hit.id];
+      if (hit && state?.status === 'failed') resume.push({ fileId: hit.id, picked: p });
+      else if (state) linked++;
+      else if (hit && hit.item.parsed && hasRows(hit.item, roots)) linked++;
+      else fresh.push(p);
+    }
+    return { fresh, resume, linked };
+  };
+
+  /** Puts the draft's batch on the page: rows, selection, uploads (unfinished ones wait for a re-pick); rows that failed their check are checked again. */
+  function apply(document: BatchDraftDocument, customerHubId: number): { works: number; unfinished: number } {
+    const rows = document.works as WorkRow[];
+    addWorks(rows);
+    const uuids = new Set(rows.map((r) => r.uuid));
+    setSelectedWorks(document.selectedKeys.filter((k) => uuids.has(k)));
+    const roots = rootsOf(rows);
+    const onList: DraftUploadItem[] = [];
+    let unfinished = 0;
+    for (const item of document.uploads) {
+      const stays = !(item.parsed && item.files.every((f) => f.done) && hasRows(item, roots));
+      if (stays) onList.push(item);
+      unfinished += item.files.filter((f) => !f.done).length;
+      ledger.set(item.key, { ...item, restored: true });
+    }
+    if (context && onList.length > 0) flow.restoreItems(onList, context);
+    const recheck = rows.filter((r) => r.state === 'abnormal' || r.state === 'dpiAbnormal').map((r) => r.uuid);
+    if (recheck.length > 0) void checkFlowOf(batch).recheckWorks(recheck, customerHubId);
+    return { works: rows.length, unfinished };
+  }
+
+  /**
+   * The batch page opening: the login's open draft onto the page (unless the page has a batch
+   * already: it came back from /payment1, whose rows it keeps and saves over the draft), then saving
+   * starts. Once per batch.
+   */
+  function restore(customerHubId: number, ctx: UploadContext & { info(text: string): void }): Promise<void> {
+    context = ctx;
+    restoring ??= (async () => {
+      flow.setPickFilter(pickFilter);
+      let draft = null;
+      try {
+        draft = await getOpenDraft();
+      } catch {
+        // Unreadable now: the page starts empty; a later save will find the open draft (409) and say so.
+      }
+      if (draft) {
+        status.id = draft.id;
+        status.version = draft.version;
+        const page = worksStore.getState().rows.length > 0 || Object.keys(uploadStore.getState().items).length > 0;
+        if (!page) {
+          const restored = apply(draft.document, customerHubId);
+          if (restored.works > 0 || restored.unfinished > 0) {
+            ctx.info(`已恢复未完成的批量订单：${restored.works}个作品${restored.unfinished > 0 ? `，${restored.unfinished}个文件未上传完成，请重新选择这些文件继续上传` : ''}`);
+          }
+          syncLedger();
+          lastSignature = signature();
+        } else {
+          for (const item of draft.document.uploads) if (item.parsed) ledger.set(item.key, { ...item, restored: true });
+        }
+      }
+      status.restored = true;
+      for (const store of [worksStore, uploadStore, checkEntriesStore] as const) store.subscribe(schedule);
+      schedule();
+    })();
+    return restoring;
+  }
+
+  /** 重置: the draft is closed on the server now, and the ledger forgotten. */
+  function discard(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    chain = chain.then(async () => {
+      ledger.clear();
+      const id = status.id;
+      status.id = null;
+      status.version = 0;
+      lastSignature = signature();
+      if (id !== null && !status.stopped) await discardDraft(id).catch(() => undefined);
+    });
+    return chain;
+  }
+
+  return { restore, discard, status: (): DraftStatus => ({ ...status }) };
+}
+
+export type DraftSync = ReturnType<typeof createDraftSync>;
+
+/** The server draft of `batch`: restore (once, when the batch page opens), discard (重置), status. */
+export const draftSyncOf: (batch: Batch) => DraftSync = perBatch(createDraftSync);

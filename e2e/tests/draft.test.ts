@@ -1,0 +1,181 @@
+/**
+ * A batch survives a reload (issue #21 item 3): three photos become rows, then a folder of 100 files
+ * (30 of them three chunks long) is uploaded over a throttled line and the page is reloaded half-way.
+ * The rows come back from the server's draft, the folder's entry says its upload is unfinished, and
+ * picking the same folder again finishes it without sending any chunk the server had acknowledged
+ * (counted by folderId + filePath + chunkIndex from the page's network events). Another login of the
+ * same customer finds the same works; 重置 closes the draft.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { labelledJpeg } from '../support/upload-fixtures.ts';
+
+const FOLDER = '婚礼相册';
+const BIG = 30;
+const SMALL = 70;
+const TIMEOUT_MS = 90_000;
+
+declare const window: { __portalDraft?: () => { id: number | null; version: number; saves: number } };
+
+
+const workRow = (page: Page, name: string): Locator =>
+  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
+
+/** The multipart field `name` of a chunk request. */
+function formField(body: Buffer | null, name: string): string | undefined {
+  if (!body) return undefined;
+  const head = body.subarray(0, 4096).toString('utf8');
+  return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(head)?.[1];
+}
+const chunkKey = (req: Request) => {
+  const body = req.postDataBuffer();
+  return `${formField(body, 'folderId')}|${formField(body, 'filePath')}|${formField(body, 'chunkIndex')}`;
+};
+
+describe('a batch survives a reload', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let dir: string;
+  let folder: string;
+  const singles: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'portal-draft-'));
+    folder = join(dir, FOLDER);
+    await mkdir(folder);
+    // Noise does not compress: about 4.5 MB of JPEG, three chunks.
+    const big = join(dir, 'noise.jpg');
+    await sharp(randomBytes(2000 * 1600 * 3), { raw: { width: 2000, height: 1600, channels: 3 } }).jpeg({ quality: 100 }).withMetadata({ density: 300 }).toFile(big);
+    for (let i = 1; i <= BIG; i++) await copyFile(big, join(folder, `大图${String(i).padStart(3, '0')}.jpg`));
+    for (let i = 1; i <= SMALL; i++) await writeFile(join(folder, `小图${String(i).padStart(3, '0')}.jpg`), await labelledJpeg(String(i), i * 11));
+    for (const name of ['单张甲', '单张乙', '单张丙']) {
+      const path = join(dir, `${name}.jpg`);
+      await writeFile(path, await labelledJpeg(name.slice(2), name.charCodeAt(2)));
+      singles.push(path);
+    }
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    ({ context, page } = await newPage(browser));
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await shot(page, `draft-failed-${ctx.task.name.slice(0, 16)}`).catch(() => undefined);
+    await closeLeftovers(page);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reloaded in the middle of a 100-file upload: the works come back, and the same folder picked again finishes without sending a finished chunk twice', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(singles);
+    for (const name of ['单张甲', '单张乙', '单张丙']) await workRow(page, name).waitFor({ timeout: TIMEOUT_MS });
+
+    // Every chunk request and how it ended: acknowledged (200), or not. The fields are read where the
+    // request is routed (a chunk's body holds a blob, which the request event does not carry).
+    const sent: string[] = [];
+    const acknowledged = new Set<string>();
+    const keys = new WeakMap<Request, string>();
+    await page.route('**/api/files/updateFile', async (route) => {
+      const req = route.request();
+      if (req.method() === 'POST') {
+        const key = chunkKey(req);
+        keys.set(req, key);
+        sent.push(key);
+      }
+      await route.continue();
+    });
+    page.on('requestfinished', (req) => {
+      const key = keys.get(req);
+      if (key === undefined) return;
+      void req.response().then((res) => {
+        if (res?.status() === 200) acknowledged.add(key);
+      });
+    });
+
+    // A shop's line: 40 Mbit/s up, so the folder (≈ 140 MB) takes about half a minute.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 5, downloadThroughput: -1, uploadThroughput: (40e6 / 8) });
+    await page.getByTestId('upload-folder-input').setInputFiles(folder);
+    await page.getByRole('listitem', { name: FOLDER }).waitFor();
+
+    // Half-way, and once the draft has saved what is done so far.
+    await expect.poll(() => acknowledged.size, { timeout: TIMEOUT_MS, interval: 200 }).toBeGreaterThanOrEqual(80);
+    const savedBefore = await page.evaluate(() => window.__portalDraft?.().saves ?? 0);
+    await expect.poll(() => page.evaluate(() => window.__portalDraft?.().saves ?? 0), { timeout: 10_000 }).toBeGreaterThan(savedBefore);
+    const before = new Set(acknowledged);
+    const totalChunks = BIG * 3 + SMALL;
+    expect(before.size).toBeLessThan(totalChunks);
+
+    await page.reload();
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    // The rows are back, and the folder waits to be picked again.
+    for (const name of ['单张甲', '单张乙', '单张丙']) await workRow(page, name).waitFor({ timeout: 20_000 });
+    await page.locator('.ant-message').getByText(/^已恢复未完成的批量订单：3个作品，\d+个文件未上传完成/).waitFor();
+    const entry = page.getByRole('listitem', { name: FOLDER });
+    await entry.getByText('上传未完成：请重新选择这些文件（或所在文件夹），已上传的部分不会重新发送').waitFor();
+    await entry.getByRole('button', { name: '重新选择' }).waitFor();
+    await shot(page, 'draft-restored');
+
+    const afterReload = sent.length;
+    await page.getByTestId('upload-folder-input').setInputFiles(folder);
+    await workRow(page, FOLDER).waitFor({ timeout: TIMEOUT_MS });
+    expect(await workRow(page, FOLDER).getByText('100个文件').isVisible()).toBe(true);
+    await shot(page, 'draft-resumed');
+
+    const resent = sent.slice(afterReload).filter((key) => before.has(key));
+    expect(resent).toEqual([]);
+    // The second pick sent each chunk it sent once.
+    const second = sent.slice(afterReload);
+    expect(new Set(second).size).toBe(second.length);
+    expect(second.length).toBeLessThanOrEqual(totalChunks - before.size + 6);
+    // Every chunk of the folder went out; those whose answer the reload cut off (at most the 6 in
+    // flight) were stored by the server all the same, which said so when asked, so they were not sent again.
+    expect(new Set(sent).size).toBe(totalChunks);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(totalChunks - 6);
+    await cdp.detach();
+  });
+
+  it('another login of the customer finds the same works, and 重置 closes the draft', async () => {
+    // The draft holds the four works once the page has saved (asked as another login of the customer).
+    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
+    const token = ((await auth.json()) as { id_token: string }).id_token;
+    const openWorks = async () => {
+      const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { draft: { document: { works: unknown[] } } | null }).draft?.document.works.length ?? 0;
+    };
+    await expect.poll(openWorks, { timeout: 15_000 }).toBe(4);
+
+    const other = await newPage(browser);
+    try {
+      await login(other.page, server.url, 'demo', 'demo');
+      await other.page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      for (const name of ['单张甲', '单张乙', '单张丙', FOLDER]) await workRow(other.page, name).waitFor({ timeout: 20_000 });
+      await shot(other.page, 'draft-other-computer');
+    } finally {
+      await other.context.close();
+    }
+
+    await page.getByRole('button', { name: '重置' }).click();
+    await page.locator('.ant-popover').getByRole('button', { name: '确定' }).click();
+    await expect.poll(() => page.locator('.ant-table-row').count()).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    expect(await openWorks()).toBe(0);
+    expect(await page.locator('.ant-table-row').count()).toBe(0);
+  });
+});
