@@ -5,7 +5,7 @@ import type { DbHandle } from '../db/client.ts';
 import { AddCustomerError, addCustomer } from '../db/seed/customers.ts';
 import { addOperator } from '../db/seed/operators.ts';
 import {
-  CatalogueImportError, catalogueStoreDirs, formatProblem, importCatalogue, parseCatalogueFile, type EntityCounts, type ImportSummary,
+  CatalogueImportError, catalogueStoreDirs, formatProblem, formatSummary, importCatalogue, parseCatalogueFile,
 } from '../db/seed/import.ts';
 
 /**
@@ -35,19 +35,6 @@ export const ADD_CUSTOMER_USAGE = `用法: npm run add-customer -- --hub <id> --
   --customer       登录所属客户；客户中心里没有同名客户时新建（默认: 客户中心唯一的客户，或客户中心名称）
 使用内嵌数据库（未设置 DATABASE_URL）时，请先停止服务器再执行。`;
 
-const LABELS: Array<[keyof Omit<ImportSummary, 'files'>, string]> = [
-  ['categories', '分类'], ['products', '产品'], ['components', '部件'], ['papers', '纸张'], ['operations', '工艺'],
-  ['optionItems', '选项'], ['optionValues', '选项值'], ['skus', 'SKU'], ['prices', '价格'],
-];
-
-export function formatSummary(s: ImportSummary): string[] {
-  const line = (label: string, c: EntityCounts) =>
-    `  ${label}: ${c.total}（新增 ${c.created}，更新 ${c.updated}，删除或取消 ${c.removed}）`;
-  return [
-    ...LABELS.map(([k, label]) => line(label, s[k])),
-    `  文件: 模板 ${s.files.templates}，图片 ${s.files.images}（本次复制 ${s.files.copied} 个）`,
-  ];
-}
 
 export async function runImportCatalogue(argv: string[], deps: CliDeps): Promise<number> {
   let args;

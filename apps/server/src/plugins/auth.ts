@@ -29,6 +29,13 @@ declare module 'fastify' {
     /** Open to operators as well as customers (only /api/account: the login page asks who it is). */
     anyRole?: boolean;
   }
+  interface FastifyInstance {
+    /**
+     * For a public route that also serves a logged-in customer (a file without a signed link): the
+     * customer of the request's token when it is valid and its login still active, else null.
+     */
+    customerOf: (request: FastifyRequest) => Promise<Caller | null>;
+  }
   interface FastifyRequest {
     /** The customer behind this call; throws 403 for anyone else (the hook below already refused them). */
     readonly customer: Caller;
@@ -80,6 +87,12 @@ export const authPlugin = fp(
         if (u?.role !== 'operator') throw forbidden(SERVER_MSG.operatorsOnly);
         return u;
       },
+    });
+
+    app.decorate('customerOf', async (request: FastifyRequest): Promise<Caller | null> => {
+      const ok = await request.jwtVerify().then(() => true, () => false);
+      if (!ok || request.user.role !== 'customer') return null;
+      return (await opts.checkSession(request.user)) === 'ok' ? request.user : null;
     });
 
     app.addHook('onRequest', async (request) => {

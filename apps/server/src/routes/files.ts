@@ -96,8 +96,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
     const signed = services.urls.verify(`hub:${hubId}:${rel}`, request.query.exp, request.query.sig);
     if (!signed) {
       // Without a valid signature the file is served only to its own hub's logged-in customer.
-      const caller = await request.jwtVerify().then(() => request.user, () => null);
-      if (caller?.role !== 'customer' || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      const caller = await app.customerOf(request);
+      if (caller?.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     const file = await services.files.open(hubId, rel);
     const name = rel.slice(rel.lastIndexOf('/') + 1);
@@ -124,8 +124,8 @@ export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     const { hubId } = request.params;
     const rel = request.params['*'];
     if (!services.previews.verify(hubId, rel, request.query.exp, request.query.sig)) {
-      const caller = await request.jwtVerify().then(() => request.user, () => null);
-      if (caller?.role !== 'customer' || caller.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
+      const caller = await app.customerOf(request);
+      if (caller?.hubId !== hubId) return reply.status(403).send({ message: '链接已失效或无权访问', code: 'forbidden' });
     }
     // The browser gave up on this picture (dialog closed, thumbnail scrolled away): drop its place in line.
     const gone = new AbortController();

@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { formatSummary } from '../cli/commands.ts';
-import { CatalogueImportError, importCatalogue, parseCatalogueFile, type CatalogueProblem } from '../db/seed/import.ts';
+import { CatalogueImportError, formatSummary, importCatalogue, parseCatalogueFile, type CatalogueProblem } from '../db/seed/import.ts';
 import { AppError } from '../errors.ts';
 
 const refused = (problems: CatalogueProblem[]) =>

@@ -188,4 +188,21 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     expect(of(sharp5)).toEqual(['order.created', 'order.status_changed:in_production', 'order.status_changed:shipped', 'order.status_changed:completed']);
     expect(of(lowRes)).toEqual(['order.created', 'order.status_changed:cancelled', 'order.cancelled']);
   });
+
+  it('serves an unsigned file link only to its hub\'s active customer: not to an operator, not once the login is disabled', async () => {
+    const d = await json<AdminOrderDetail>(await t.call('GET', `/api/admin/orders/${await idOf(sharp5)}`, { token: op }));
+    const unsigned = `/api/files/raw/1/${d.files[0]!.filePath.split('/').map(encodeURIComponent).join('/')}`;
+    expect((await t.call('GET', unsigned, { token: demo })).status).toBe(200);
+    expect((await t.call('GET', unsigned, { token: op })).status).toBe(403);
+    const logins = await json<Array<{ id: number; login: string }>>(await t.call('GET', '/api/admin/hubs/1/logins', { token: op }));
+    const demoId = logins.find((l) => l.login === 'demo')!.id;
+    expect((await t.call('POST', `/api/admin/logins/${demoId}/disabled`, { token: op, body: { disabled: true } })).status).toBe(200);
+    try {
+      expect((await t.call('GET', unsigned, { token: demo })).status).toBe(403);
+      expect((await t.call('GET', '/api/sales_order', { token: demo })).status).toBe(401);
+    } finally {
+      await t.call('POST', `/api/admin/logins/${demoId}/disabled`, { token: op, body: { disabled: false } });
+    }
+    expect((await t.call('GET', unsigned, { token: demo })).status).toBe(200);
+  });
 });

@@ -561,3 +561,18 @@ async function upsertCategories(tx: Db, roots: CategoryInput[], n: EntityCounts)
   await walk(roots, null);
   return ids;
 }
+
+/** The counts of an import as lines, as the command prints them and the console shows them. */
+const LABELS: Array<[keyof Omit<ImportSummary, 'files'>, string]> = [
+  ['categories', '分类'], ['products', '产品'], ['components', '部件'], ['papers', '纸张'], ['operations', '工艺'],
+  ['optionItems', '选项'], ['optionValues', '选项值'], ['skus', 'SKU'], ['prices', '价格'],
+];
+
+export function formatSummary(s: ImportSummary): string[] {
+  const line = (label: string, c: EntityCounts) =>
+    `  ${label}: ${c.total}（新增 ${c.created}，更新 ${c.updated}，删除或取消 ${c.removed}）`;
+  return [
+    ...LABELS.map(([k, label]) => line(label, s[k])),
+    `  文件: 模板 ${s.files.templates}，图片 ${s.files.images}（本次复制 ${s.files.copied} 个）`,
+  ];
+}
