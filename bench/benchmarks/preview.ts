@@ -75,9 +75,9 @@ async function copyCost(pages: number): Promise<Record<string, string | number>>
     const withCopy: number[] = [];
     let copyBytes = 0;
     for (let i = 0; i < 3; i++) {
-      alone.push((await timed(() => readPdfMeta(file))).ms);
+      alone.push((await timed(() => readPdfMeta(file, { budgetMs: 300_000 }))).ms);
       withCopy.push((await timed(async () => {
-        const meta = await readPdfMeta(file, { balanceTree: true });
+        const meta = await readPdfMeta(file, { balanceTree: true, budgetMs: 300_000 });
         if (!meta.balancedTree) throw new Error(`no preview copy for a flat tree of ${pages} pages`);
         const copy = Buffer.concat([bytes, meta.balancedTree]);
         await writeFile(path.join(dir, 'copy.pdf'), copy);
