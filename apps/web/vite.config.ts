@@ -5,9 +5,14 @@ import { precompress } from './precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-// The server (apps/server) serves apps/web/dist at / and /api/* on the same origin;
-// in development vite plays that role and forwards /api to the server.
+// The server (apps/server) serves apps/web/dist at /, and /api/* and the catalogue's pictures
+// (/catalogue-assets/*) on the same origin; in development vite plays that role and forwards both to
+// the server (without the pictures, product details showed its options without them: e2e/tests/dev-server.test.ts).
 const apiTarget = process.env.PORTAL_API_URL ?? 'http://localhost:8080';
+const proxy = {
+  '/api': { target: apiTarget, changeOrigin: true },
+  '/catalogue-assets': { target: apiTarget, changeOrigin: true },
+};
 
 // `vite build --mode e2e` (npm run build:e2e) makes the e2e tests' build in dist-e2e: the same app plus the
 // test hook (features/works-table/components/test-hook.ts), which the production build in dist never holds.
@@ -15,13 +20,8 @@ export default defineConfig(({ mode }) => ({
   root,
   // precompress: .br and .gz beside each file of dist, served as they are (apps/server app.ts).
   plugins: [react(), precompress()],
-  server: {
-    port: 5173,
-    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
-  },
-  preview: {
-    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
-  },
+  server: { port: 5173, proxy },
+  preview: { proxy },
   build: {
     outDir: mode === 'e2e' ? 'dist-e2e' : 'dist',
     emptyOutDir: true,

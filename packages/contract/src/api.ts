@@ -217,6 +217,8 @@ export const StoredFileMeta = z.object({
   pages: z.number().int().optional(),
   /** Every PDF page's [width, height] in mm. */
   pageSizes: z.array(z.tuple([z.number(), z.number()])).optional(),
+  /** Bytes on disk of the PDF's preview copy with a balanced page tree (made for a flat, large tree; server's services/preview-copies.ts). */
+  previewCopyBytes: z.number().int().optional(),
 });
 export type StoredFileMeta = z.infer<typeof StoredFileMeta>;
 

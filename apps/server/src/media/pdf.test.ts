@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts, type PDFDict } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from './errors.ts';
 import { MAX_PDF_PAGES, ptToMm, readPdfMeta, readPdfPageCount } from './pdf.ts';
+import { closePdfJs, renderPdfPage } from './pdfjs.ts';
 import { corpusPath, manifestPageCount, manifestPdfPages, row, rowsUnder } from './test-corpus.ts';
 
 let dir: string;
@@ -259,5 +260,105 @@ describe('large and slow files', () => {
     const meta = await readPdfMeta(file);
     expect(meta.pages).toBe(300);
     expect(meta.pageSizes[0]).toMatchObject({ box: 'TrimBox', widthMm: 290.7, heightMm: 203.7 });
+  });
+});
+
+describe('a balanced page tree for the previews (balancedTree)', () => {
+  afterAll(closePdfJs);
+  const qpdfInstalled = (() => {
+    try {
+      execFileSync('qpdf', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  /**
+   * A PDF of `pages` pages in one flat /Pages node, as pdf-lib writes it; page i is (200 + i) × 300 pt
+   * and says its number, so that a page shown in the place of another is seen.
+   */
+  async function flatPdf(pages: number, edit?: (doc: PDFDocument) => void): Promise<Buffer> {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 1; i <= pages; i++) doc.addPage([200 + i, 300]).drawText(`Page ${i}`, { x: 20, y: 150, size: 40, font });
+    edit?.(doc);
+    return Buffer.from(await doc.save());
+  }
+  const file = async (name: string, bytes: Uint8Array) => {
+    const p = path.join(dir, name);
+    await writeFile(p, bytes);
+    return p;
+  };
+  /** The kids of the root /Pages node as @cantoo/pdf-lib reads the file: each a page, or a node and its /Count. */
+  async function rootKids(p: string) {
+    const doc = await PDFDocument.load(await readFile(p));
+    const kids = doc.catalog.Pages().lookup(PDFName.of('Kids'), PDFArray);
+    return kids.asArray().map((_, i) => {
+      const kid = kids.lookup(i) as PDFDict;
+      return kid.get(PDFName.of('Type'))?.toString() === '/Pages' ? (kid.lookup(PDFName.of('Count')) as PDFNumber).asNumber() : 'page';
+    });
+  }
+  const jpegOf = async (p: string, pageNumber: number) => {
+    const a = await renderPdfPage(p, { pageNumber, maxSide: 256, quality: 80, maxImagePixels: 1e8, timeoutMs: 20_000 });
+    expect(a.outcome).toBe('rendered');
+    return a.outcome === 'rendered' ? Buffer.from(a.jpeg) : Buffer.alloc(0);
+  };
+
+  it('appends to a flat tree of 300 pages an update that puts them in nodes of 100, each page in its place', async () => {
+    const bytes = await flatPdf(300);
+    const original = await file('flat300.pdf', bytes);
+    const meta = await readPdfMeta(original, { balanceTree: true });
+    expect(meta.balancedTree).toBeDefined();
+    // The file itself is not touched; the copy is its bytes and then the update.
+    expect(Buffer.compare(await readFile(original), bytes)).toBe(0);
+    const copy = await file('flat300-copy.pdf', Buffer.concat([bytes, meta.balancedTree!]));
+    expect(meta.balancedTree!.length).toBeLessThan(bytes.length / 10);
+
+    expect(await rootKids(original)).toEqual(Array(300).fill('page'));
+    expect(await rootKids(copy)).toEqual([100, 100, 100]);
+    expect((await readPdfMeta(copy)).pageSizes).toEqual(meta.pageSizes);
+    for (const n of [1, 150, 300]) expect(await jpegOf(copy, n), `page ${n}`).toEqual(await jpegOf(original, n));
+    if (qpdfInstalled) {
+      expect(execFileSync('qpdf', ['--show-npages', copy]).toString().trim()).toBe('300');
+      execFileSync('qpdf', ['--check', copy], { stdio: 'ignore' });
+    }
+  });
+
+  it('keeps what the pages inherit from the root (MediaBox, Rotate)', async () => {
+    const bytes = await flatPdf(200, (doc) => {
+      const root = doc.catalog.Pages();
+      root.set(PDFName.of('MediaBox'), doc.context.obj([0, 0, 400, 250]));
+      root.set(PDFName.of('Rotate'), doc.context.obj(90));
+      for (const page of doc.getPages().slice(0, 100)) page.node.delete(PDFName.of('MediaBox'));
+    });
+    const original = await file('inherit.pdf', bytes);
+    const meta = await readPdfMeta(original, { balanceTree: true });
+    const copy = await file('inherit-copy.pdf', Buffer.concat([bytes, meta.balancedTree!]));
+    expect(meta.pageSizes[0]).toMatchObject({ widthPt: 250, heightPt: 400, rotate: 90 });
+    expect((await readPdfMeta(copy)).pageSizes).toEqual(meta.pageSizes);
+    for (const n of [1, 101, 200]) expect(await jpegOf(copy, n), `page ${n}`).toEqual(await jpegOf(original, n));
+  });
+
+  it('makes none unless asked, for a small or already balanced tree, or a root whose /Count disagrees', async () => {
+    const flat = await file('flat200.pdf', await flatPdf(200));
+    expect((await readPdfMeta(flat)).balancedTree).toBeUndefined();
+    expect((await readPdfMeta(await file('flat128.pdf', await flatPdf(128)), { balanceTree: true })).balancedTree).toBeUndefined();
+    expect((await readPdfMeta(await file('flat129.pdf', await flatPdf(129)), { balanceTree: true })).balancedTree).toBeDefined();
+
+    const flatMeta = await readPdfMeta(flat, { balanceTree: true });
+    const balanced = await file('balanced.pdf', Buffer.concat([await readFile(flat), flatMeta.balancedTree!]));
+    expect((await readPdfMeta(balanced, { balanceTree: true })).balancedTree).toBeUndefined();
+
+    const wrongCount = await file('count.pdf', await flatPdf(200, (doc) => doc.catalog.Pages().set(PDFName.of('Count'), PDFNumber.of(199))));
+    expect((await readPdfMeta(wrongCount, { balanceTree: true })).balancedTree).toBeUndefined();
+  });
+
+  it.skipIf(!qpdfInstalled)('makes none for an encrypted file (owner password only)', async () => {
+    const plain = await file('plain200.pdf', await flatPdf(200));
+    const encrypted = path.join(dir, 'enc200.pdf');
+    execFileSync('qpdf', ['--encrypt', '', 'owner', '256', '--', plain, encrypted]);
+    const meta = await readPdfMeta(encrypted, { balanceTree: true });
+    expect(meta).toMatchObject({ encrypted: true, pages: 200 });
+    expect(meta.balancedTree).toBeUndefined();
   });
 });

@@ -22,6 +22,11 @@ export interface PdfPreviewOptions extends PreviewOptions {
    * shape is read with pdf-lib, which parses the whole file.
    */
   pageSizePt?: { widthPt: number; heightPt: number };
+  /**
+   * A copy of the file with the same pages to render from (its page tree balanced: services/preview-copies.ts);
+   * the file itself when pdf.js cannot open the copy.
+   */
+  renderFrom?: string;
 }
 
 /**
@@ -168,13 +173,15 @@ export async function makePdfPagePreview(
   await mkdir(path.dirname(dest), { recursive: true });
 
   // Over its time, or its thread died (out of heap): the page gets a placeholder.
-  const answer = await renderPdfPage(src, {
+  const render = (file: string) => renderPdfPage(file, {
     pageNumber,
     maxSide,
     quality,
     maxImagePixels: MAX_PAGE_IMAGE_PIXELS,
     timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
   });
+  let answer = await render(options.renderFrom ?? src);
+  if (options.renderFrom && answer.outcome === 'no-document') answer = await render(src);
   if (answer.outcome === 'encrypted') throw new MediaError('encrypted');
   if (answer.outcome === 'rendered') {
     await writeAtomically(dest, (tmp) => writeFile(tmp, answer.jpeg));

@@ -15,6 +15,7 @@ import { readPdfMeta } from '../media/pdf.ts';
 import { extractZip, type ZipLeftOut } from '../media/zip.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
+import { writePreviewCopy } from './preview-copies.ts';
 import type { TaskContext } from '../jobs/runner.ts';
 import { escapeLike } from '../db/like.ts';
 
@@ -94,10 +95,13 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
             fresh.push({ hubId, path: p, kind: 'image', size, sha256, meta: { width: im.width, height: im.height, dpi: im.dpi, dpiStated: im.dpiStated, dpiRule: DENSITY_RULE } });
             return { path: p, kind, width: im.width, height: im.height, dpi: im.dpi, pages: 1 };
           }
-          const [pm, sha256] = await Promise.all([readPdfMeta(abs), row ? null : sha256File(abs)]);
-          const meta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x): [number, number] => [x.widthMm, x.heightMm]) };
+          const [pm, sha256] = await Promise.all([readPdfMeta(abs, { balanceTree: true }), row ? null : sha256File(abs)]);
+          const meta: StoredFileMeta = { pages: pm.pages, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pageSizes: pm.pageSizes.map((x): [number, number] => [x.widthMm, x.heightMm]) };
+          // The previews' copy of a PDF with a flat page tree (services/preview-copies.ts); a failure leaves previews made from the file.
+          const copyBytes = pm.balancedTree ? await writePreviewCopy(store, hubId, p, pm.balancedTree).catch(() => null) : null;
+          if (copyBytes !== null) meta.previewCopyBytes = copyBytes;
           fresh.push({ hubId, path: p, kind: 'pdf', size, sha256, meta });
-          return { path: p, kind, width: meta.width, height: meta.height, pages: meta.pages, dpi: null };
+          return { path: p, kind, width: pm.pageSizes[0]?.widthMm ?? 0, height: pm.pageSizes[0]?.heightMm ?? 0, pages: pm.pages, dpi: null };
         } catch (err) {
           const reason = err instanceof MediaError ? err.message : '文件破损，无法读取';
           damaged.push({ fileName: p.slice(p.lastIndexOf('/') + 1), filePath: p, reason });

@@ -10,6 +10,7 @@ import { makeImagePreview, makePdfPagePreview, previewFileName } from '../media/
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import { createFairQueue } from './fair-queue.ts';
+import { previewCopyOf } from './preview-copies.ts';
 import type { FileUrls } from './file-urls.ts';
 
 export type PreviewImage = { name: string; relativeUrl: string; url: string };
@@ -24,6 +25,8 @@ const previewCancelled = () => new AppError(503, 'preview-cancelled', SERVER_MSG
 export const PREVIEW_CONCURRENCY = 2;
 
 type PdfPage = { number: number; size: unknown };
+/** The version of a stored file a preview is made from. */
+type Version = { size: number; mtimeMs: number };
 
 /** Waits for `done`, or rejects when `signal` aborts first. */
 function untilDone(done: Promise<void>, signal?: AbortSignal): Promise<void> {
@@ -65,11 +68,20 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     return typeof pages === 'number' ? { pages, sizes } : { pages: await readPdfPageCount(store.localPath(hubId, rel)), sizes };
   }
 
-  /** `page`: a PDF's page, with the size the upload stored (for a placeholder); null for an image. */
-  async function make(hubId: number, rel: string, page: PdfPage | null, target: string) {
+  /**
+   * `page`: a PDF's page, with the size the upload stored (for a placeholder); null for an image. A PDF's
+   * pages are rendered from its preview copy when this version of the file has one.
+   */
+  async function make(hubId: number, rel: string, file: Version, page: PdfPage | null, target: string) {
     try {
       if (page === null) await makeImagePreview(store.localPath(hubId, rel), store.localPath(hubId, target));
-      else await makePdfPagePreview(store.localPath(hubId, rel), page.number, store.localPath(hubId, target), { pageSizePt: ptOf(page.size) });
+      else {
+        const copy = await previewCopyOf(store, hubId, rel, file);
+        await makePdfPagePreview(store.localPath(hubId, rel), page.number, store.localPath(hubId, target), {
+          pageSizePt: ptOf(page.size),
+          ...(copy ? { renderFrom: store.localPath(hubId, copy) } : {}),
+        });
+      }
     } catch (e) {
       if (e instanceof MediaError) throw new AppError(422, `preview-${e.code}`, e.message);
       throw e;
@@ -81,15 +93,15 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
    * uploaded again under the same path (a later chunk's bytes, a newer mtime) gets a new preview, written
    * over the old one.
    */
-  async function ensure(hubId: number, rel: string, page: PdfPage | null, fileMtimeMs: number, signal?: AbortSignal) {
+  async function ensure(hubId: number, rel: string, page: PdfPage | null, file: Version, signal?: AbortSignal) {
     const target = previewPath(rel, page?.number ?? null);
     const cached = await store.stat(hubId, target);
-    if (cached && cached.mtimeMs >= fileMtimeMs) return target;
+    if (cached && cached.mtimeMs >= file.mtimeMs) return target;
     const key = `${hubId}:${target}`;
     let job = making.get(key);
     if (!job) {
       const stop = new AbortController();
-      const done = queue.run(hubId, () => make(hubId, rel, page, target), stop.signal).finally(() => making.delete(key));
+      const done = queue.run(hubId, () => make(hubId, rel, file, page, target), stop.signal).finally(() => making.delete(key));
       job = { done, waiters: 0, stop };
       making.set(key, job);
     }
@@ -164,7 +176,7 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
         if (number > meta.pages) throw notFound('预览图不存在');
         pdfPage = { number, size: meta.sizes[number - 1] };
       }
-      const target = await ensure(hubId, clean, pdfPage, file.mtimeMs, signal);
+      const target = await ensure(hubId, clean, pdfPage, file, signal);
       return store.read(hubId, target);
     },
   };

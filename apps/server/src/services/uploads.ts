@@ -14,6 +14,7 @@ import { sha256File } from '../media/hash.ts';
 import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { FileUrls } from './file-urls.ts';
+import { writePreviewCopy } from './preview-copies.ts';
 
 /** The fields of one chunk, with the simple-uploader.js names already folded into ours. */
 export type ChunkFields = {
@@ -98,7 +99,7 @@ export function storedAnswer(urls: FileUrls, hubId: number, rel: string, meta: S
   // Every page's size stays in the database for the file check; the client gets the summary.
   // The contract's ChunkAnswer names what the client is told: the answer's schema leaves out the rest
   // (pageSizes, dpiRule, what the check learnt).
-  const { pageSizes: _pages, dpiRule: _rule, intact: _intact, brokenReason: _reason, ...info } = meta;
+  const { pageSizes: _pages, dpiRule: _rule, intact: _intact, brokenReason: _reason, previewCopyBytes: _copy, ...info } = meta;
   return { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo };
 }
 
@@ -197,13 +198,14 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
   }
 
   /** Reads what the file check needs once, at upload, so parsing never re-opens the file. */
-  async function readMeta(abs: string, type: SniffedType, head: Buffer): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: StoredFileMeta }> {
+  async function readMeta(abs: string, type: SniffedType, head: Buffer): Promise<{ kind: 'image' | 'pdf' | 'zip'; info: StoredFileMeta; balancedTree?: Uint8Array }> {
     if (type === 'zip') return { kind: 'zip', info: {} };
     if (type === 'pdf') {
-      const m = await readPdfMeta(abs);
+      const m = await readPdfMeta(abs, { balanceTree: true });
       const first = m.pageSizes[0];
       // Every page's size is kept so the file check never re-reads the PDF.
-      return { kind: 'pdf', info: { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p): [number, number] => [p.widthMm, p.heightMm]) } };
+      const info = { pages: m.pages, width: first?.widthMm ?? 0, height: first?.heightMm ?? 0, pageSizes: m.pageSizes.map((p): [number, number] => [p.widthMm, p.heightMm]) };
+      return { kind: 'pdf', info, ...(m.balancedTree ? { balancedTree: m.balancedTree } : {}) };
     }
     const m = await readImageMeta(abs, { head });
     return { kind: 'image', info: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, dpiRule: DENSITY_RULE } };
@@ -243,6 +245,14 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
       if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
       throw err;
+    }
+    if (meta.balancedTree) {
+      // The previews' copy of a PDF with a flat page tree (services/preview-copies.ts): without it, previews are made from the file.
+      const bytes = await writePreviewCopy(store, hubId, rel, meta.balancedTree).catch((err: unknown) => {
+        deps.log?.warn({ err }, 'could not write a PDF\'s preview copy');
+        return null;
+      });
+      if (bytes !== null) meta.info.previewCopyBytes = bytes;
     }
     await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256, uploadId });
     // The part's folder is of no use now; its removal need not hold up the answer.
