@@ -106,7 +106,8 @@ export const DRAFT_MSG = {
 export const StoredChunksBody = z.object({
   uploads: z.array(z.object({
     folderId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-    filePath: z.string().min(1).max(1100),
+    // Only blanks names no file: refused like an empty path (the upload route refuses it too).
+    filePath: z.string().min(1).max(1100).regex(/\S/, '文件路径不能为空'),
     size: z.number().int().min(1),
     chunkTotal: z.number().int().min(1),
   })).max(20_000),

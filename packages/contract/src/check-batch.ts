@@ -14,7 +14,7 @@ export const CheckFilesBody = z.object({
   customerHubId: zId.optional(),
   makeWay: z.string().max(20).optional(),
   checkNumberOfPages: z.boolean().optional(),
-  works: z.array(z.object({ filePath: z.string().min(1).max(1024), workUuid: z.uuid().optional() })).min(1).max(CHECK_FILES_MAX_WORKS),
+  works: z.array(z.object({ filePath: z.string().min(1).max(1024).regex(/\S/, '文件路径不能为空'), workUuid: z.uuid().optional() })).min(1).max(CHECK_FILES_MAX_WORKS),
 });
 export type CheckFilesBody = z.infer<typeof CheckFilesBody>;
 

@@ -230,6 +230,11 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
           throw err;
         }
       });
+      // A call that names no work of the caller's hub (another hub's works, or only works that are gone) is
+      // answered as checkFile answers such a work, 404, rather than a 200 listing what it did not find; a
+      // call with some works found keeps one result per work (the page fails a refused call's works alike).
+      const missing = results.filter((r) => 'error' in r && r.error.status === 404);
+      if (missing.length === results.length && missing[0] && 'error' in missing[0]) throw notFound(missing[0].error.message);
       return { state: 200 as const, message: { results } };
     },
 

@@ -29,7 +29,10 @@ describe('security', () => {
   let partial: string;
   let photo: Awaited<ReturnType<typeof findSku>>;
   /** Hub 1's resources, made by its customer. */
-  const h1 = {} as { file: string; fileBytes: Buffer; accessUrl: string; previewUrl: string; work: Work; folderWork: Work; taskId: string; ordered: Work; orderNo: string; template: string };
+  const h1 = {} as {
+    file: string; fileBytes: Buffer; accessUrl: string; previewUrl: string; work: Work; folderWork: Work; taskId: string; ordered: Work; orderNo: string; template: string;
+    fixed: Work; fixTaskId: string; fixId: string; draftId: number; folderId: string;
+  };
 
   const upload = async (token: string, bytes: Buffer, p: string, folderId = randomUUID()) => {
     const r = await uploadFile(t, token, bytes, p, { folderId });
@@ -70,6 +73,27 @@ describe('security', () => {
     const placed = (await order.json()) as { message: { orders: Array<{ salesOrderNumber: string }> } };
     expect(order.status, JSON.stringify(placed)).toBe(200);
     h1.orderNo = placed.message.orders[0]!.salesOrderNumber;
+    // A bulk fix of hub 1 (a task and a fix to undo), and hub 1's open batch draft.
+    const toFix = await upload(demo, await photoMm(152, 89), '修图/宽图.jpg');
+    h1.fixed = (await parse(demo, toFix.filePath)).message.works[0]!;
+    await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: photo.productId, propertyConfigId: photo.propertyConfigId, filePath: h1.fixed.filePath, workUuid: h1.fixed.uuid } });
+    const applied = await t.call('POST', '/api/bulk-fix/apply', { token: demo, body: { items: [{ workUuid: h1.fixed.uuid, filePath: h1.fixed.files[0]!.filePath, kind: 'fill' }] } });
+    expect(applied.status, await applied.clone().text()).toBe(200);
+    h1.fixTaskId = ((await applied.json()) as { message: { taskId: string } }).message.taskId;
+    type FixTask = { message: { status: string; result: { items: Array<{ fixId: string | null }> } | null } };
+    let fixTask: FixTask | undefined;
+    for (let i = 0; i < 600; i++) {
+      fixTask = (await (await t.call('GET', `/api/bulk-fix/tasks/${h1.fixTaskId}`, { token: demo })).json()) as FixTask;
+      if (fixTask.message.status !== 'pending' && fixTask.message.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(fixTask?.message.status, JSON.stringify(fixTask)).toBe('finished');
+    h1.fixId = fixTask!.message.result!.items[0]!.fixId!;
+    expect(h1.fixId, JSON.stringify(fixTask)).toBeTruthy();
+    const draft = await t.call('POST', '/api/batch-drafts', { token: demo, body: { document: { format: 1, works: [] } } });
+    expect(draft.status, await draft.clone().text()).toBe(200);
+    h1.draftId = ((await draft.json()) as { id: number }).id;
+    h1.folderId = folderId;
     const details = JSON.stringify((await findSku(t, demo, 'BR-A4')).product) + JSON.stringify(photo.product);
     h1.template = /\/api\/templates\/\d+\/[^"?]+\?exp=\d+&sig=[^"&]+/.exec(details)?.[0] ?? '';
   }, 120_000);
@@ -216,7 +240,30 @@ describe('security', () => {
       'POST /api/sales_order/quote': [post('/api/sales_order/quote', { works: [{ uuid: h1.work.uuid, articleName: 'x', quantity: 1, ...sku }] })],
       'POST /api/sales_order/batch': [post('/api/sales_order/batch', { idempotencyKey: randomUUID(), deliveryMethod: 'Partial', works: [{ uuid: h1.work.uuid, articleName: 'x', quantity: 1, ...sku, toning: 'None', orderLocations: [{ contact: '李', phone: '13900000000', province: '浙江省', city: '杭州市', district: '西湖区', address: '1号', quantity: 1 }] }] })],
       'GET /api/templates/{componentId}/{fileName}': h1.template ? [get(h1.template.split('?')[0]!)] : [],
+      'POST /api/sales_order/checkFiles': [
+        post('/api/sales_order/checkFiles', { ...sku, works: [{ filePath: h1.work.filePath }] }),
+        post('/api/sales_order/checkFiles', { ...sku, works: [{ filePath: 'x', workUuid: h1.work.uuid }] }),
+        post('/api/sales_order/checkFiles', { ...sku, customerHubId: 1, works: [{ filePath: h1.work.filePath, workUuid: h1.work.uuid }] }),
+      ],
+      'POST /api/sales_order/suggestProducts': [post('/api/sales_order/suggestProducts', { workUuids: [h1.work.uuid] }), post('/api/sales_order/suggestProducts', { customerHubId: 1, workUuids: [h1.folderWork.uuid] })],
+      'POST /api/bulk-fix/preview': [post('/api/bulk-fix/preview', { items: [{ workUuid: h1.fixed.uuid, filePath: h1.fixed.files[0]!.filePath, kind: 'fill' }] })],
+      'POST /api/bulk-fix/apply': [post('/api/bulk-fix/apply', { items: [{ workUuid: h1.work.uuid, filePath: h1.file, kind: 'rotate' }] })],
+      'GET /api/bulk-fix/tasks/{taskId}': [get(`/api/bulk-fix/tasks/${h1.fixTaskId}`), get(`/api/bulk-fix/tasks/${h1.taskId}`)],
+      'POST /api/bulk-fix/undo': [post('/api/bulk-fix/undo', { fixIds: [h1.fixId] }), post('/api/bulk-fix/undo', { taskId: h1.fixTaskId })],
+      // Linking names a path of the caller's own upload; one that climbs to hub 1's file is refused.
+      'POST /api/files/linkFile': [post('/api/files/linkFile', { folderId: h1.folderId, filePath: `../../../1/${h1.file}`, size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) })],
+      'GET /api/batch-drafts/{id}': [get(`/api/batch-drafts/${h1.draftId}`)],
+      'PUT /api/batch-drafts/{id}': [{ p: `/api/batch-drafts/${h1.draftId}`, init: { method: 'PUT', headers: json, body: JSON.stringify({ version: 1, document: { format: 1, works: [] } }) } }],
+      'DELETE /api/batch-drafts/{id}': [{ p: `/api/batch-drafts/${h1.draftId}`, init: { method: 'DELETE', headers: p2 } }],
+      // Operator routes: a customer's token is refused (403), whichever hub they name.
+      'PATCH /api/admin/hubs/{hubId}': [{ p: '/api/admin/hubs/1', init: { method: 'PATCH', headers: json, body: JSON.stringify({ name: '改名' }) } }],
+      'GET /api/admin/hubs/{hubId}/logins': [get('/api/admin/hubs/1/logins')],
+      'POST /api/admin/hubs/{hubId}/logins': [post('/api/admin/hubs/1/logins', { login: 'sec-intruder', password: 'intruder-password' })],
+      'GET /api/admin/hubs/{hubId}/addresses': [get('/api/admin/hubs/1/addresses')],
+      'POST /api/admin/hubs/{hubId}/addresses': [post('/api/admin/hubs/1/addresses', { contact: '李', phone: '13900000000', province: '浙江省', city: '杭州市', district: '西湖区', address: '1号' })],
+      'GET /api/admin/orders': [get('/api/admin/orders'), get('/api/admin/orders?hubId=1'), get(`/api/admin/orders?q=${enc(h1.orderNo)}`)],
     };
+    const operatorOnly = Object.keys(attempts).filter((r) => r.includes(' /api/admin/'));
     // Every route whose parameters or body name a file, a work, a task or a hub is covered above.
     const doc = (await (await t.call('GET', '/api/docs/json')).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { items?: { properties?: object } }> } }> } }>> };
     const NAMING = /^(filePath|path|accessPath|\*|taskId|workUuid|uuid|hubId|componentId|works)$/;
@@ -233,9 +280,36 @@ describe('security', () => {
         // A refusal of the request itself (400) gives nothing away either.
         if (![400, 403, 404].includes(res.status)) leaked.push(`${route} ${a.p.slice(0, 80)} ${a.init.body?.slice(0, 80) ?? ''} → ${res.status} ${res.text.slice(0, 120)}`);
         if (res.text.includes(h1.work.uuid) || res.text.includes(h1.file) || res.text.includes(h1.orderNo)) leaked.push(`${route}: the answer names hub 1's resource`);
+        if (operatorOnly.includes(route) && res.status !== 403) leaked.push(`${route} ${a.p}: a customer's token → ${res.status}, not 403`);
       }
     }
     expect(leaked).toEqual([]);
+
+    // Routes that answer hub 2 from hub 2's own data: hub 1's bytes and uploads are unknown to it.
+    const fileHash = sha256(Buffer.from(await (await fetch(t.url + h1.accessUrl)).arrayBuffer()));
+    const known = await rawRequest(t.url, '/api/files/knownHashes', { method: 'POST', headers: json, body: JSON.stringify({ hashes: [fileHash, sha256(h1.fileBytes)] }) });
+    expect(known.status, known.text).toBe(200);
+    expect(JSON.parse(known.text), 'hub 1\'s hashes are unknown to hub 2').toEqual({ known: [] });
+    const link = await rawRequest(t.url, '/api/files/linkFile', { method: 'POST', headers: json, body: JSON.stringify({ folderId: randomUUID(), filePath: '偷/海报.jpg', size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) }) });
+    expect(link.status, link.text).toBe(200);
+    expect(JSON.parse(link.text), 'hub 1\'s bytes are not linked into hub 2').toEqual({ linked: false });
+    const relative = h1.file.replace(/^upload\/[^/]+\//, '');
+    const chunks = await rawRequest(t.url, '/api/files/storedChunks', { method: 'POST', headers: json, body: JSON.stringify({ uploads: [{ folderId: h1.folderId, filePath: relative, size: h1.fileBytes.length, chunkTotal: 1 }] }) });
+    expect(chunks.status, chunks.text).toBe(200);
+    expect(JSON.parse(chunks.text), 'hub 1\'s finished upload is nothing to hub 2').toEqual({ uploads: [{ status: 'none', chunks: [] }] });
+    // The same question from hub 1 finds its upload, so the answers above are about the hub.
+    const mineChunks = await rawRequest(t.url, '/api/files/storedChunks', { method: 'POST', headers: { ...json, authorization: `Bearer ${demo}` }, body: JSON.stringify({ uploads: [{ folderId: h1.folderId, filePath: relative, size: h1.fileBytes.length, chunkTotal: 1 }] }) });
+    expect((JSON.parse(mineChunks.text) as { uploads: Array<{ status: string }> }).uploads[0]!.status).toBe('done');
+    const mineKnown = await rawRequest(t.url, '/api/files/knownHashes', { method: 'POST', headers: { ...json, authorization: `Bearer ${demo}` }, body: JSON.stringify({ hashes: [sha256(h1.fileBytes)] }) });
+    expect((JSON.parse(mineKnown.text) as { known: string[] }).known).toEqual([sha256(h1.fileBytes)]);
+    // Hub 1's fix was not undone and its draft is still open, unchanged.
+    const fix = (await (await t.call('GET', `/api/bulk-fix/tasks/${h1.fixTaskId}`, { token: demo })).json()) as { message: { result: { items: Array<{ fixId: string | null }> } } };
+    expect(fix.message.result.items[0]!.fixId).toBe(h1.fixId);
+    const undoMine = await t.call('POST', '/api/bulk-fix/undo', { token: demo, body: { fixIds: [h1.fixId] } });
+    expect(((await undoMine.json()) as { message: { undone: unknown[] } }).message.undone, 'hub 1 can still undo its fix: hub 2 did not').toHaveLength(1);
+    const draft = await t.call('GET', `/api/batch-drafts/${h1.draftId}`, { token: demo });
+    expect(draft.status).toBe(200);
+    expect((await draft.json()) as { version: number }).toMatchObject({ version: 1 });
 
     // Hub 2's lists do not show hub 1's orders; its duplicate check does not reveal them.
     const orders = await rawRequest(t.url, '/api/sales_order?page=0&size=100', { headers: p2 });
