@@ -173,5 +173,10 @@ describe.each(DB_KINDS)('the open batch draft on %s', (kind) => {
     expect(last.body.message.status).toBe(300);
     const after = await json<StoredChunksAnswer>(await t.call('POST', '/api/files/storedChunks', { token: demo, body: { uploads: [ask.uploads[0]!] } }));
     expect(after.body.uploads[0]!.status).toBe('done');
+
+    // A path of blanks names no file: refused like an empty one, with a Chinese message.
+    const blank = await t.call('POST', '/api/files/storedChunks', { token: demo, body: { uploads: [{ folderId, filePath: '  ', size: 10, chunkTotal: 1 }] } });
+    expect(blank.status).toBe(400);
+    expect(((await blank.json()) as { message: string }).message).toMatch(/文件路径不能为空/);
   });
 });
