@@ -40,6 +40,8 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
   const failed: string[] = [];
   /** Content-Encoding of each path's answer. */
   const encodings = new Map<string, Promise<string | null>>();
+  /** The order placed from the other PC. */
+  let orderNumber = '';
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-lan-'));
@@ -116,6 +118,7 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
     const numbers = await page.locator('.ant-table-row td:first-child').allTextContents();
     expect(numbers).toHaveLength(1);
     expect(numbers[0]).toMatch(/^SO\d{18}$/);
+    orderNumber = numbers[0]!;
     await shot(page, 'lan-ordered');
 
     // Everything came over plain http from the server's address on the link; nothing was upgraded to https.
@@ -127,6 +130,36 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
     expect(antd).toBeDefined();
     expect(await encodings.get(antd as string)).toBe('gzip');
     expect(await encodings.get('/login')).toBe('gzip');
+  });
+
+  it('the shop\'s operator, on another PC, ships the order; the customer sees 已发货 and the tracking number', async () => {
+    const operator = await newPage(browser);
+    try {
+      const op = operator.page;
+      expect((await login(op, server.url, 'operator', 'operator')).status()).toBe(200);
+      await op.waitForURL('**/admin/orders');
+      const row = op.locator('.ant-table-row').filter({ hasText: orderNumber });
+      await row.getByText('待处理').waitFor();
+      await row.getByRole('link', { name: orderNumber }).click();
+      await op.getByRole('heading', { name: orderNumber }).waitFor();
+      await op.getByRole('button', { name: '开始生产', exact: true }).click();
+      await op.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+      await op.getByTestId('order-status').getByText('生产中').waitFor();
+      await op.getByRole('button', { name: '发货', exact: true }).click();
+      const dialog = op.getByRole('dialog');
+      await dialog.getByLabel('快递公司').fill('顺丰');
+      await dialog.getByLabel('快递单号').fill('SF7700000001');
+      await dialog.getByRole('button', { name: '确定' }).click();
+      await op.getByTestId('order-status').getByText('已发货').waitFor();
+      await shot(op, 'lan-operator-shipped');
+    } finally {
+      await operator.context.close();
+    }
+    await page.goto(`${server.url}/orders`);
+    const mine = page.locator('.ant-table-row').filter({ hasText: orderNumber });
+    await mine.getByTestId('order-status').getByText('已发货').waitFor();
+    await mine.getByTestId('order-tracking').getByText('顺丰 SF7700000001').waitFor();
+    await shot(page, 'lan-customer-shipped');
   });
 });
 

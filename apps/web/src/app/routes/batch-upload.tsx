@@ -105,8 +105,9 @@ export function BatchUploadRoute() {
       <UploadArea renderEntryActions={renderCheckEntryActions} />
       <CheckProgressBar />
       <SuggestPanel />
-      {/* Each group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用) open 批量修复 for the group's files. */}
-      <TriagePanel renderActions={(g) => <BulkFixActions files={g.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath }))} />} />
+      {/* Each group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用) open 批量修复 for the group's files; the
+          group's own 删除 removes its works. */}
+      <TriagePanel renderActions={(g) => <BulkFixActions without={['delete']} files={g.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath }))} />} />
       <Card
         size="small"
         title="订单列表"

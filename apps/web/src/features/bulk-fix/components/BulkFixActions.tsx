@@ -10,10 +10,12 @@ import { targetsOf } from '../lib/targets.ts';
  * (裁切填充, 留白适配, 旋转, 批量确认使用, 删除); a click opens 批量修复 with that fix chosen for every file
  * it applies to, to look at its effect and apply it. `onDone` runs after fixes or their undo.
  */
-export function BulkFixActions({ files, onDone, size = 'small' }: {
+export function BulkFixActions({ files, onDone, size = 'small', without = [] }: {
   files: ReadonlyArray<{ workUuid: string; filePath: string }>;
   onDone?: () => void;
   size?: 'small' | 'middle';
+  /** Fixes not to offer here (the triage has its own 删除, of whole works). */
+  without?: readonly FixKind[];
 }) {
   const rows = useWorks((s) => s.rows);
   const targets = useMemo(() => {
@@ -21,7 +23,7 @@ export function BulkFixActions({ files, onDone, size = 'small' }: {
     const works = new Set(files.map((f) => f.workUuid));
     return targetsOf(rows.filter((r) => works.has(r.uuid))).filter((t) => wanted.has(`${t.workUuid}\n${t.filePath}`));
   }, [files, rows]);
-  const kinds = FixKind.options.filter((k) => targets.some((t) => t.kinds.includes(k)));
+  const kinds = FixKind.options.filter((k) => !without.includes(k) && targets.some((t) => t.kinds.includes(k)));
   if (kinds.length === 0) return null;
   return (
     <Space size={4} wrap>

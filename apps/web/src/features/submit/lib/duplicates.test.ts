@@ -24,4 +24,11 @@ describe('the duplicate dialog\'s rows', () => {
     const rows = duplicateRowsOf(twin, [{ fileName: 'renamed.jpg', duplicated: false, salesOrderNumber: 'SO2', workUuid: 'b', sameContent: true }]);
     expect(rows.map((r) => r.uuid)).toEqual(['b']);
   });
+  it('a name already ordered keeps the spec\'s 已下单 row when its content is in that order too', () => {
+    const rows = duplicateRowsOf(works, [
+      { fileName: '海边.jpg', duplicated: false, salesOrderNumber: 'SO1' },
+      { fileName: '海边.jpg', duplicated: false, salesOrderNumber: 'SO1', workUuid: 'a', sameContent: true },
+    ]);
+    expect(rows).toEqual([{ uuid: 'a', position: 1, articleName: '海边', fileName: '海边.jpg', duplicated: false, salesOrderNumber: 'SO1' }]);
+  });
 });

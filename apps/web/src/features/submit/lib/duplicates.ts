@@ -50,7 +50,8 @@ export function duplicateRowsOf(
     if ((a && (a.duplicated || a.salesOrderNumber)) || content) {
       out.push({
         uuid: w.uuid, position: i + 1, articleName: w.articleName, fileName: w.fileName, duplicated: a?.duplicated ?? false,
-        salesOrderNumber: a?.salesOrderNumber ?? content ?? null, ...(content ? { sameContent: true } : {}),
+        // A name already ordered is the spec's 已下单 row; only a work whose name was not ordered is named by its content.
+        salesOrderNumber: a?.salesOrderNumber ?? content ?? null, ...(content && !a?.salesOrderNumber ? { sameContent: true } : {}),
       });
     }
   });

@@ -1,6 +1,6 @@
 import type { ProductSuggestion } from '@portal/contract/suggest';
 import { MSG } from '@portal/contract/messages';
-import { App, Button, Card, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import { useBatch, useWorks, type WorkRow } from '../../batch/index.ts';
@@ -76,15 +76,18 @@ export function SuggestPanel() {
       }
       styles={{ body: { padding: 0 } }}
     >
-      <Table<WorkRow>
+      {/* A list, not a second table: the order table stays the page's only table of works. */}
+      <List<WorkRow>
         size="small"
         rowKey="uuid"
         dataSource={unmatched}
-        pagination={unmatched.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
-        columns={[
-          { title: '作品名称', dataIndex: 'articleName', key: 'articleName', ellipsis: true, width: 240 },
-          { title: '推荐产品', key: 'suggestion', render: (_: unknown, r) => <SuggestionCell list={suggestions.data?.get(r.uuid)} /> },
-        ]}
+        pagination={unmatched.length > 10 ? { pageSize: 10, size: 'small', align: 'end' } : false}
+        renderItem={(r) => (
+          <List.Item data-testid="suggest-item">
+            <Typography.Text ellipsis style={{ width: 240, flex: 'none' }}>{r.articleName}</Typography.Text>
+            <div style={{ flex: 1 }}><SuggestionCell list={suggestions.data?.get(r.uuid)} /></div>
+          </List.Item>
+        )}
       />
       {suggestions.isError && <Typography.Text type="danger" style={{ padding: 8, display: 'block' }}>{MSG.networkError}</Typography.Text>}
     </Card>
