@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DbHandle } from '../db/client.ts';
-import { AddCustomerError, addCustomer } from '../db/seed/customers.ts';
+import { AddCustomerError, addCustomer, type AddCustomerInput } from '../db/seed/customers.ts';
 import { addOperator } from '../db/seed/operators.ts';
 import {
   CatalogueImportError, catalogueStoreDirs, formatProblem, formatSummary, importCatalogue, parseCatalogueFile,
@@ -119,12 +119,18 @@ export async function runAddCustomer(argv: string[], deps: CliDeps): Promise<num
     deps.err(ADD_CUSTOMER_USAGE);
     return 2;
   }
+  const input: AddCustomerInput = { hub, hubName: values['hub-name'], batchAddress: values['batch-address'], login: values.login, password: values.password, customer: values.customer };
+  return addLogin(deps, async (db) => {
+    const r = await addCustomer(db, input);
+    return `已添加登录 ${r.login}（用户 ${r.userId}）: 客户中心 ${r.hubId}${r.hubCreated ? '（新建）' : ''}，客户 ${r.customerName}（${r.customerId}${r.customerCreated ? '，新建' : ''}）`;
+  });
+}
+
+/** Runs one login's addition on the database: its line on success, its refusal (exit 1) when the input is refused. */
+async function addLogin(deps: CliDeps, add: (db: Awaited<ReturnType<CliDeps['open']>>['db']) => Promise<string>): Promise<number> {
   const handle = await deps.open();
   try {
-    const r = await addCustomer(handle.db, {
-      hub, hubName: values['hub-name'], batchAddress: values['batch-address'], login: values.login, password: values.password, customer: values.customer,
-    });
-    deps.out(`已添加登录 ${r.login}（用户 ${r.userId}）: 客户中心 ${r.hubId}${r.hubCreated ? '（新建）' : ''}，客户 ${r.customerName}（${r.customerId}${r.customerCreated ? '，新建' : ''}）`);
+    deps.out(await add(handle.db));
     return 0;
   } catch (e) {
     if (e instanceof AddCustomerError) {
@@ -158,18 +164,8 @@ export async function runAddOperator(argv: string[], deps: CliDeps): Promise<num
     deps.err(ADD_OPERATOR_USAGE);
     return 2;
   }
-  const handle = await deps.open();
-  try {
-    const r = await addOperator(handle.db, { login, password });
-    deps.out(`已添加操作员 ${r.login}（${r.id}）`);
-    return 0;
-  } catch (e) {
-    if (e instanceof AddCustomerError) {
-      deps.err(e.message);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await handle.close();
-  }
+  return addLogin(deps, async (db) => {
+    const r = await addOperator(db, { login, password });
+    return `已添加操作员 ${r.login}（${r.id}）`;
+  });
 }
