@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -18,6 +18,18 @@ export const CORPUS_PDF_PAGES = 30;
 /** A 600×400 JPEG at 300 dpi showing `label` large, on a colour that changes with `hue`. */
 /** 127×89 mm at 300 dpi: a 5寸 print that passes the demo shop's 5寸照片冲印. */
 export const FIVE_INCH = { width: 1500, height: 1051 };
+
+/**
+ * A copy of a JPEG whose bytes differ from the original and from every other copy (a comment segment
+ * after SOI, `note`): the hub links bytes it already has instead of receiving them (#21.2), so a test
+ * that counts chunk requests needs files the hub has never seen.
+ */
+export async function distinctJpegCopy(src: string, dest: string, note: string): Promise<void> {
+  const bytes = await readFile(src);
+  const text = Buffer.from(note);
+  const comment = Buffer.concat([Buffer.from([0xff, 0xfe, (text.length + 2) >> 8, (text.length + 2) & 0xff]), text]);
+  await writeFile(dest, Buffer.concat([bytes.subarray(0, 2), comment, bytes.subarray(2)]));
+}
 
 export async function labelledJpeg(label: string, hue: number, size = { width: 600, height: 400 }): Promise<Buffer> {
   const { width, height } = size;

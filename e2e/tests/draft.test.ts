@@ -7,7 +7,7 @@
  * same customer finds the same works; 重置 closes the draft.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { labelledJpeg } from '../support/upload-fixtures.ts';
+import { distinctJpegCopy, labelledJpeg } from '../support/upload-fixtures.ts';
 
 const FOLDER = '婚礼相册';
 const BIG = 30;
@@ -55,7 +55,8 @@ describe('a batch survives a reload', () => {
     // Noise does not compress: about 4.5 MB of JPEG, three chunks.
     const big = join(dir, 'noise.jpg');
     await sharp(randomBytes(2000 * 1600 * 3), { raw: { width: 2000, height: 1600, channels: 3 } }).jpeg({ quality: 100 }).withMetadata({ density: 300 }).toFile(big);
-    for (let i = 1; i <= BIG; i++) await copyFile(big, join(folder, `大图${String(i).padStart(3, '0')}.jpg`));
+    // Each big file distinct: bytes the hub already has would be linked, not sent in chunks (#21.2).
+    for (let i = 1; i <= BIG; i++) await distinctJpegCopy(big, join(folder, `大图${String(i).padStart(3, '0')}.jpg`), `大图${i}`);
     for (let i = 1; i <= SMALL; i++) await writeFile(join(folder, `小图${String(i).padStart(3, '0')}.jpg`), await labelledJpeg(String(i), i * 11));
     for (const name of ['单张甲', '单张乙', '单张丙']) {
       const path = join(dir, `${name}.jpg`);

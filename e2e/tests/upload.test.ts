@@ -8,12 +8,12 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { join } from 'node:path';
 import { answerDirectoryPicker, closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { CORPUS_PDF_PAGES, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
+import { CORPUS_PDF_PAGES, distinctJpegCopy, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
 
 const ROWS_TIMEOUT_MS = 45_000;
 
@@ -322,14 +322,10 @@ describe('upload and parsing', () => {
   });
 
   it('keeps six chunk requests in flight, shared by up to four files, so a file being completed holds up no slot', async () => {
-    // Six files of three chunks each, answered slowly so that requests overlap. Each differs from the
-    // others and from what the hub holds (a comment after SOI): bytes the hub has would be linked, not sent.
-    const big = await readFile(fx.bigJpegPath);
+    // Six files of three chunks each, answered slowly so that requests overlap; bytes the hub has never seen.
     const copies = await Promise.all(Array.from({ length: 6 }, async (_, i) => {
       const path = join(fx.dir, `并发海报${i + 1}.jpg`);
-      const note = Buffer.from(`copy ${i + 1} ${Date.now()}`);
-      const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, note.length + 2]), note]);
-      await writeFile(path, Buffer.concat([big.subarray(0, 2), comment, big.subarray(2)]));
+      await distinctJpegCopy(fx.bigJpegPath, path, `并发海报${i + 1} ${Date.now()}`);
       return path;
     }));
     const inFlight = new Map<string, number>();
