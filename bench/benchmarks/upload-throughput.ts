@@ -66,6 +66,14 @@ async function nextRound(paths: string[]): Promise<void> {
 
 const sync = () => promisify(execFile)('sync').then(() => undefined);
 
+/**
+ * Until the server has the sha256 of every file uploaded so far (services/content-hashes.ts): a hub's
+ * hashes asked for are answered once every file of the hub has its hash.
+ */
+async function hashesSettled(server: BenchServer): Promise<void> {
+  await server.call('POST', '/api/files/knownHashes', { hashes: ['0'.repeat(64)] });
+}
+
 /** One timed round: the batch until its last answer, then until its bytes are on disk. */
 async function toDisk(send: () => Promise<void>): Promise<{ answeredMs: number; diskMs: number }> {
   const start = performance.now();
@@ -123,6 +131,7 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
     await nextRound(await newSinkFiles());
     const warmFolder = randomUUID();
     await uploadToServer(server, warm, warmFolder);
+    await hashesSettled(server);
     serverFolders = await uploadedFolders(server, warmFolder);
     await nextRound(serverFolders);
   }
@@ -143,6 +152,8 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
   let machineBaseCpu = 0;
   let clientCpu = 0;
   let requests = 0;
+  const hashMs: number[] = [];
+  let hashCpu = 0;
   for (let round = 1; round <= rounds; round++) {
     ctx.log(`${db}: round ${round}/${rounds}, baseline (bare HTTP to disk)`);
     await nextRound([...serverFolders, ...(await newSinkFiles())]);
@@ -176,6 +187,14 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
     postgresCpu += cpuSecondsOfProcesses('postgres') - postgresBefore;
     const client = process.cpuUsage(clientBefore);
     clientCpu += (client.user + client.system) / 1e6;
+    // The batch's sha256s, which the server computes once the uploads go quiet: waited for (and
+    // reported) before the round's files are emptied and before the next baseline round, so that
+    // neither reads emptied files nor shares the machine with them.
+    const hashCpuBefore = cpuSecondsOf(server.pid);
+    const hashStart = performance.now();
+    await hashesSettled(server);
+    hashMs.push(performance.now() - hashStart);
+    hashCpu += cpuSecondsOf(server.pid) - hashCpuBefore;
   }
   const mem = memoryOf(server.pid);
   await server.stop();
@@ -209,6 +228,8 @@ async function measure(ctx: BenchContext, db: string, env: Record<string, string
         'requests per batch': requests,
         'server CPU s per batch': serverCpu / rounds,
         'server main thread CPU s per batch': serverMainCpu / rounds,
+        'hashing after the batch s (median)': median(hashMs) / 1000,
+        'hashing after the batch, server CPU s per batch': hashCpu / rounds,
         ...(db === 'PostgreSQL' ? { 'PostgreSQL server CPU s per batch': postgresCpu / rounds } : {}),
         'baseline CPU s per batch': sinkCpu / rounds,
         'baseline main thread CPU s per batch': sinkMainCpu / rounds,

@@ -70,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.runWorker) {
     services.runner.start();
     services.webhookRunner.start();
+    app.addHook('onReady', async () => void services.hashes.start().catch((err: unknown) => app.log.warn({ err }, 'could not look for stored files without a hash')));
     const sweep = () => services.uploads.sweepAbandoned().catch((err) => app.log.warn({ err }, 'sweep of abandoned uploads failed'));
     const sweeper = setInterval(sweep, 10 * 60_000);
     sweeper.unref();
@@ -78,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   // Stop taking work and let running tasks finish before the database closes; then pdf.js's threads.
   app.addHook('onClose', async () => {
-    await Promise.all([services.runner.stop(), services.webhookRunner.stop()]);
+    await Promise.all([services.runner.stop(), services.webhookRunner.stop(), services.hashes.stop()]);
     await closePdfJs();
     if (!options.db) await handle.close();
   });

@@ -6,6 +6,7 @@ import { storedFiles, uploads } from '../db/schema/index.ts';
 import type { Caller } from '../plugins/auth.ts';
 import { sha256File } from '../media/hash.ts';
 import { isNameTaken, type FileStore } from '../storage/file-store.ts';
+import type { ContentHashes } from './content-hashes.ts';
 import type { FileUrls } from './file-urls.ts';
 import type { OrderService } from './orders.ts';
 import { normaliseChunkFields, storedAnswer, uploadRefusal } from './uploads.ts';
@@ -24,11 +25,13 @@ const extOf = (p: string) => p.slice(p.lastIndexOf('.') + 1).toLowerCase();
  * - the client's hash is only a key to look up the hub's own files; what grants the bytes is the
  *   sha256 the server computed when it stored them, checked again against the bytes on disk before
  *   they are linked (a file whose bytes changed is passed over);
+ * - the server hashes a stored file after its upload (services/content-hashes.ts): every answer first
+ *   hashes what the hub still lacks (`settle`), so a file uploaded a moment ago is found;
  * - a linked file is stored exactly as an uploaded one: its row (with the source's metadata and
  *   hash), a done upload under its batch and path (testChunks answers 200), the same answer as the
  *   chunk that completes an upload.
  */
-export function createDedupeService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; orders: OrderService }) {
+export function createDedupeService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; orders: OrderService; hashes: ContentHashes }) {
   const { db, store } = deps;
   const ph = sql.placeholder;
 
@@ -45,6 +48,7 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
     /** The hashes of `hashes` that the hub stores. */
     async known(hubId: number, hashes: string[]): Promise<{ known: string[] }> {
       if (hashes.length === 0) return { known: [] };
+      await deps.hashes.settle(hubId);
       const rows = await knownOf.execute({ hubId, hashes: [...new Set(hashes)] });
       return { known: rows.map((r) => r.sha256).filter((h): h is string => h !== null) };
     },
@@ -55,6 +59,7 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
       const chunkTotal = Math.max(1, Math.ceil(body.size / LIMITS.chunkSize));
       const f = normaliseChunkFields({ identifier: `sha256:${body.sha256}`, chunkIndex: '1', chunkTotal: String(chunkTotal), size: String(body.size), filePath: body.filePath, folderId: body.folderId }, deps.config);
       const rel = `upload/${f.folderId}/${f.filePath}`;
+      await deps.hashes.settle(hubId);
       const candidates = await candidatesOf.execute({ hubId, sha256: body.sha256, size: f.size });
       for (const c of candidates) {
         if (FAMILY[extOf(c.path)] !== FAMILY[f.ext]) continue;
@@ -90,6 +95,7 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
       const byName = await deps.orders.repeatCheck(caller, body.files);
       const uuids = [...new Set(body.workUuids ?? [])];
       if (uuids.length === 0) return byName;
+      await deps.hashes.settle(caller.hubId);
       const result = (await db.execute(sql`
         with w as (
           select w.uuid, w.file_name, f->>'filePath' as path from works w cross join jsonb_array_elements(w.files) f

@@ -13,6 +13,7 @@ import { createAdminOrderService } from './admin-orders.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
+import { createContentHashes } from './content-hashes.ts';
 import { createCropService } from './crop.ts';
 import { createDedupeService } from './dedupe.ts';
 import { createDraftService } from './drafts.ts';
@@ -70,6 +71,7 @@ export function createServices(db: Db, config: Config, log: Log) {
   runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
   runner.assertComplete();
   const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus });
+  const hashes = createContentHashes({ db, store, log });
   // Every order event becomes a webhook message (and, with an endpoint set, a delivery) in the transaction of its change.
   orderEvents.on((tx, event) => webhooks.onOrderEvent(tx, event));
   return {
@@ -86,7 +88,8 @@ export function createServices(db: Db, config: Config, log: Log) {
     locations: createLocationService(db),
     loginGuard: createLoginGuard(db, config.login),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
-    uploads: createUploadService({ db, store, urls, config, log }),
+    hashes,
+    uploads: createUploadService({ db, store, urls, config, hashes, log }),
     files: createFileService(db, store, orders.isOrdered),
     previews,
     check,
@@ -99,7 +102,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     production: createProductionService({ db, store, catalogue, urls, ticketFont: config.ticketFont }),
     tasks: createTaskService(runner),
     suggest: createSuggestService({ db, check }),
-    dedupe: createDedupeService({ db, store, urls, config, orders }),
+    dedupe: createDedupeService({ db, store, urls, config, orders, hashes }),
     drafts: createDraftService({ db, maxBytes: config.draftMaxBytes }),
   };
 }

@@ -10,9 +10,9 @@ import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
-import { sha256File } from '../media/hash.ts';
 import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
+import type { ContentHashes } from './content-hashes.ts';
 import type { FileUrls } from './file-urls.ts';
 import { writePreviewCopy } from './preview-copies.ts';
 
@@ -103,7 +103,7 @@ export function storedAnswer(urls: FileUrls, hubId: number, rel: string, meta: S
   return { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo };
 }
 
-export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; log?: { warn: (o: object, m: string) => void } }) {
+export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; hashes?: ContentHashes; log?: { warn: (o: object, m: string) => void } }) {
   const { db, store, urls } = deps;
 
   /**
@@ -229,16 +229,13 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     const type = sniffType(head);
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
     // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
-    // Its sha256 is read beside the metadata (services/dedupe.ts links these bytes to a later pick).
-    const hashing = sha256File(part.path);
-    hashing.catch(() => {});
+    // Its sha256 comes later, once the uploads go quiet (services/content-hashes.ts).
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    const sha256 = await hashing;
     try {
       await part.publish(rel);
     } catch (err) {
@@ -254,7 +251,8 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       });
       if (bytes !== null) meta.info.previewCopyBytes = bytes;
     }
-    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256, uploadId });
+    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256: null, uploadId });
+    deps.hashes?.stored(hubId);
     // The part's folder is of no use now; its removal need not hold up the answer.
     store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
     return answer(hubId, rel, meta.info);
@@ -380,6 +378,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
      * - chunk 1's magic bytes are checked before anything is written; the whole file's at the end.
      */
     async receiveChunk(hubId: number, fields: Record<string, string>, bytes: AsyncIterable<Buffer>): Promise<ChunkAnswer> {
+      deps.hashes?.chunkCame();
       const f = normaliseChunkFields(fields, deps.config);
       const key = uploadKey(f);
       const part = await store.openPart(hubId, key, String(f.chunkSize)).catch((err: unknown) => Promise.reject(diskFull(err)));

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import { and, eq, like } from 'drizzle-orm';
 import { storedFiles } from '../../src/db/schema/index.ts';
@@ -46,12 +46,15 @@ describe.each(DB_KINDS)('bytes the shop already has are not sent, on %s', (kind)
     const big = Buffer.concat([await photo(1), randomBytes(5_000_000)]);
     const up = await uploadFile(t, demo, big, 'big.jpg', { parallel: true });
     expect(up.done).toBeDefined();
+    // Asked at once after the upload, the hub knows the bytes (the server hashes what it still lacks first).
+    expect((await known(demo, [sha256(big)])).body.known).toEqual([sha256(big)]);
     expect((await row(1, `upload/${up.folderId}/big.jpg`))!.sha256).toBe(sha256(big));
 
     const a = await photo(2);
     const b = await photo(3);
     const zip = await makeZip([['相册/a.jpg', a], ['相册/b.jpg', b]]);
     const z = await uploadFile(t, demo, zip, '相册.zip');
+    expect((await known(demo, [sha256(zip)])).body.known).toEqual([sha256(zip)]);
     expect((await row(1, `upload/${z.folderId}/相册.zip`))!.sha256).toBe(sha256(zip));
     const parsed = await parse(demo, `upload/${z.folderId}/相册.zip`);
     if (parsed.message.taskId) expect((await pollTask(t, demo, parsed.message.taskId)).message.status).toBe('finished');
@@ -67,6 +70,22 @@ describe.each(DB_KINDS)('bytes the shop already has are not sent, on %s', (kind)
     const onDisk = await readFile(t.app.services.store.localPath(1, rel));
     expect((await row(1, rel))!.sha256).toBe(sha256(onDisk));
     expect(sha256(onDisk)).not.toBe(sha256(c));
+  });
+
+  it('hashes an uploaded file once the uploads go quiet, and after a restart what a stopped server left unhashed', async () => {
+    const bytes = await photo(11);
+    const up = await uploadFile(t, demo, bytes, 'later.jpg');
+    const rel = `upload/${up.folderId}/later.jpg`;
+    // Nobody asks: the background fills the hash once no chunk has come for a moment.
+    await vi.waitFor(async () => expect((await row(1, rel))!.sha256).toBe(sha256(bytes)), { timeout: 15_000, interval: 100 });
+
+    // A server that stopped before hashing: the row has no hash; the next server fills it by itself.
+    await t.db.db.update(storedFiles).set({ sha256: null }).where(and(eq(storedFiles.hubId, 1), eq(storedFiles.path, rel)));
+    await t.stop();
+    t = await startApp(kind, {}, t.keep);
+    demo = await t.login('demo', 'demo');
+    partial = await t.login('partial', 'partial');
+    await vi.waitFor(async () => expect((await row(1, rel))!.sha256).toBe(sha256(bytes)), { timeout: 15_000, interval: 100 });
   });
 
   it('links bytes of the same hub into a new batch: the same bytes, metadata and answer as an upload', async () => {
