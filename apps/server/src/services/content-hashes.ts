@@ -85,7 +85,7 @@ export function createContentHashes(deps: { db: Db; store: FileStore; log?: Log 
       if (running) return;
       if (!quiet()) return schedule(QUIET_MS - (Date.now() - lastChunkAt));
       running = (async () => {
-        for (const hubId of [...dirty]) {
+        for (const hubId of dirty) {
           if (!quiet() || stopped) break;
           if (await hashHub(hubId, true)) dirty.delete(hubId);
         }
@@ -124,7 +124,7 @@ export function createContentHashes(deps: { db: Db; store: FileStore; log?: Log 
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
-      await Promise.allSettled([...inFlight.values()]);
+      await Promise.allSettled(inFlight.values());
     },
   };
 }
