@@ -18,12 +18,15 @@ import { randomUUID } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { syntheticWorks } from '../../e2e/support/works-bench.ts';
-import { buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
+import { dropFolder } from '../../e2e/support/browser.ts';
+import { openProduct } from '../../e2e/support/picker.ts';
+import { buildWebIfStale, freshBatchUpload, openBatchUpload, startBrowser, type LongTask as TaskEntry, type LongTaskObserver as Observer } from '../lib/browser.ts';
 import { startBenchServer, type BenchServer } from '../lib/server.ts';
 import { median, timed } from '../lib/timing.ts';
 import type { Benchmark, Measurement } from '../lib/types.ts';
 import { uploadToServer, type BatchFile } from '../lib/upload.ts';
 import { findSku, hubOf, parseWorks, type ParsedWork, type Sku } from '../lib/works.ts';
+import { perRun } from '../lib/format.ts';
 
 const RATIO_MAX = 1.3;
 const LONGEST_TASK_MAX_MS = 100;
@@ -31,15 +34,6 @@ const DONE_TIMEOUT_MS = 600_000;
 const WORKS_PER_CALL = 25;
 
 // The functions handed to page.evaluate run in the page; the bench compiles without the DOM library.
-interface TaskEntry {
-  startTime: number;
-  duration: number;
-}
-interface Observer {
-  observe(options: { type: string; buffered?: boolean }): void;
-  takeRecords(): TaskEntry[];
-  disconnect(): void;
-}
 interface Hook {
   addWorks(rows: unknown[]): number;
   clearWorks(): void;
@@ -75,15 +69,6 @@ async function makeBatch(root: string, works: number, photos: number): Promise<{
   return { dirs, files, bytes: files.reduce((s, f) => s + f.bytes.length, 0) };
 }
 
-/** The folders dragged from the desktop onto the drop zone at once, as Chromium's input layer delivers them. */
-async function dropFolders(page: Page, cdp: CDPSession, dirs: string[]): Promise<void> {
-  const box = await page.getByTestId('upload-drop-zone').boundingBox();
-  if (!box) throw new Error('the drop zone is not visible');
-  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const data = { items: [], files: dirs, dragOperationsMask: 1 };
-  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
-}
-
 interface PageRun {
   /** Drop until every work is in the table and every upload answered. */
   uploadMs: number;
@@ -94,12 +79,10 @@ interface PageRun {
 }
 
 async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
-  await page.goto('about:blank');
-  await page.goto(`${server.url}/batch-upload`);
-  await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-  await page.waitForFunction(() => Array.from(document.querySelectorAll('button') as unknown as ArrayLike<{ textContent: string | null; disabled: boolean }>).some((b) => (b.textContent ?? '').includes('上传文件夹') && !b.disabled));
+  await freshBatchUpload(page, server);
   const t0 = performance.now();
-  await dropFolders(page, cdp, dirs);
+  // The folders dragged from the desktop onto the drop zone at once.
+  await dropFolder(page, cdp, page.getByTestId('upload-drop-zone'), dirs);
   const works = dirs.length;
   // Every photo counted in the footer and no upload entry left in start.
   await page.waitForFunction(({ photos: n }) => document.querySelector('[data-testid="file-count"]')?.textContent === String(n)
@@ -108,16 +91,8 @@ async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: s
 
   const t1 = performance.now();
   await page.getByRole('checkbox', { name: '全选' }).check();
-  await page.getByRole('button', { name: '选择产品' }).click();
-  const picker = page.getByRole('dialog', { name: '选择产品' });
-  await picker.getByLabel('搜索产品').fill('5寸');
-  await picker.getByRole('button', { name: '搜索' }).click();
-  await picker.getByRole('button', { name: '5寸照片冲印' }).click();
-  const details = page.getByRole('dialog', { name: '商品详情' });
-  for (const option of [/^光面/, /^无边框/]) {
-    const button = details.getByRole('button', { name: option });
-    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-  }
+  const choice = { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] };
+  const details = await openProduct(page, page.getByRole('button', { name: '选择产品', exact: true }), choice);
   const pickerMs = performance.now() - t1;
   const t2 = performance.now();
   await details.getByRole('button', { name: '确定' }).click();
@@ -231,8 +206,6 @@ async function triageRun(page: Page, count: number): Promise<TriageRun> {
   return { longestMs: Math.max(0, ...tasks), longTasks: tasks.length, shownMs };
 }
 
-const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
-
 const benchmark: Benchmark = {
   name: 'batch-triage',
   description: '300 works (1,000 photos) dropped in Chromium, 选择产品 on all, until checked and triaged, vs the upload of the same bytes alone; checkFiles vs checkFile per work; triage of 2,000 works (longest task)',
@@ -295,7 +268,7 @@ const benchmark: Benchmark = {
 
     const figure = median(pageRuns.map((r) => r.uploadMs + r.checkMs));
     const baseline = median(alone);
-    const of = (f: (r: PageRun) => number) => fmt(pageRuns.map(f));
+    const of = (f: (r: PageRun) => number) => perRun(pageRuns.map(f));
     const rows: Measurement[] = [
       {
         metric: `${works} works (${photos} photos) dropped to checked and triaged`,
@@ -305,11 +278,11 @@ const benchmark: Benchmark = {
         extra: {
           batch: `${works} folders of 3-4 JPEGs (1500×1051 px at 300 dpi; a tenth 124×86 mm, a tenth 150 dpi), ${(batch.bytes / 1e6).toFixed(1)} MB; 5寸照片冲印 (PH-5 ${sku.label})`,
           runs,
-          'figure = upload and parse + check to triage, ms per run': fmt(pageRuns.map((r) => r.uploadMs + r.checkMs)),
+          'figure = upload and parse + check to triage, ms per run': perRun(pageRuns.map((r) => r.uploadMs + r.checkMs)),
           'drop to all works listed and uploaded, ms per run': of((r) => r.uploadMs),
           '确定 to 校验完成 and the triage shown, ms per run': of((r) => r.checkMs),
           'picker clicks between (not counted), ms per run': of((r) => r.pickerMs),
-          'upload alone, ms per run': fmt(alone),
+          'upload alone, ms per run': perRun(alone),
           baseline: 'the same files uploaded from the bench process with the web client\'s chunk protocol and concurrency, until every file is answered',
         },
       },
@@ -320,8 +293,8 @@ const benchmark: Benchmark = {
         baseline: { value: median(againOne), unit: 'ms' },
         ratio: median(againMany) / median(againOne),
         extra: {
-          'figure': `checkFiles, ${WORKS_PER_CALL} works per call, 2 calls in flight (the page's way); re-checks, ms per run: ${fmt(againMany)}`,
-          'baseline': `checkFile per work, 4 in flight (the page's way before); re-checks, ms per run: ${fmt(againOne)}`,
+          'figure': `checkFiles, ${WORKS_PER_CALL} works per call, 2 calls in flight (the page's way); re-checks, ms per run: ${perRun(againMany)}`,
+          'baseline': `checkFile per work, 4 in flight (the page's way before); re-checks, ms per run: ${perRun(againOne)}`,
           'first check of new works, checkFiles ms': firstMany.toFixed(0),
           'first check of new works, checkFile per work ms': firstOne.toFixed(0),
         },
@@ -334,10 +307,10 @@ const benchmark: Benchmark = {
         ratio: median(triBig.map((r) => r.longestMs)) / median(triSmall.map((r) => r.longestMs)),
         extra: {
           measured: 'Long Tasks API from adding the checked works (window.__portalTest) until the triage shows, choosing its first group (table filtered), 20 check answers of 25 works each, and back to all works',
-          [`longest task ms per run (${triageWorks})`]: fmt(triBig.map((r) => r.longestMs)),
-          'longest task ms per run (20)': fmt(triSmall.map((r) => r.longestMs)),
+          [`longest task ms per run (${triageWorks})`]: perRun(triBig.map((r) => r.longestMs)),
+          'longest task ms per run (20)': perRun(triSmall.map((r) => r.longestMs)),
           [`tasks > 50 ms per run (${triageWorks})`]: triBig.map((r) => r.longTasks).join(' '),
-          [`add to triage shown ms per run (${triageWorks})`]: fmt(triBig.map((r) => r.shownMs)),
+          [`add to triage shown ms per run (${triageWorks})`]: perRun(triBig.map((r) => r.shownMs)),
           'no long task': 'reads 0 (the Long Tasks API reports tasks over 50 ms only)',
         },
       },

@@ -18,10 +18,11 @@ import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { answerDirectoryPicker, dropFolder } from '../../e2e/support/browser.ts';
-import { BATCH_UPLOAD_HEADING, buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
+import { buildWebIfStale, freshBatchUpload, openBatchUpload, startBrowser, type LongTask as TaskEntry, type LongTaskObserver as Observer } from '../lib/browser.ts';
 import { startBenchServer, type BenchServer } from '../lib/server.ts';
 import { median } from '../lib/timing.ts';
 import type { Benchmark } from '../lib/types.ts';
+import { perRun } from '../lib/format.ts';
 
 const SMALL = 100;
 const LONGEST_TASK_MAX_MS = 200;
@@ -30,15 +31,6 @@ const AFTER_MS = 2000;
 const LISTED_TIMEOUT_MS = 60_000;
 
 // The functions handed to page.evaluate run in the page; the bench compiles without the DOM library.
-interface TaskEntry {
-  startTime: number;
-  duration: number;
-}
-interface Observer {
-  observe(options: { type: string; buffered?: boolean }): void;
-  takeRecords(): TaskEntry[];
-  disconnect(): void;
-}
 interface Probe {
   t0: number;
   /** The page's event: `drop` on the zone, or the input's `change`. */
@@ -50,7 +42,6 @@ interface Probe {
 declare const window: { __benchPick?: Probe };
 declare const document: {
   querySelector(selector: string): { textContent: string | null } | null;
-  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; disabled: boolean }>;
   addEventListener(type: string, listener: () => void, options: { capture: boolean; once: boolean }): void;
 };
 declare function requestAnimationFrame(callback: () => void): number;
@@ -88,20 +79,9 @@ async function folderOf(root: string, count: number, jpeg: Buffer): Promise<stri
   return dir;
 }
 
-/** A fresh /batch-upload (the last pick's uploads stopped by leaving the page), ready for a pick. */
-async function freshPage(page: Page, server: BenchServer): Promise<void> {
-  await page.goto('about:blank');
-  await page.goto(`${server.url}/batch-upload`);
-  await page.getByRole('heading', { name: BATCH_UPLOAD_HEADING }).waitFor();
-  // 上传文件夹 is enabled once the account (its hub) is known: before that a pick is ignored.
-  await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('button')).some((b) => (b.textContent ?? '').includes('上传文件夹') && !b.disabled),
-  );
-  await page.waitForTimeout(300);
-}
-
 async function pick(page: Page, cdp: CDPSession, server: BenchServer, way: Way, dir: string, files: number): Promise<PickRun> {
-  await freshPage(page, server);
+  await freshBatchUpload(page, server);
+  await page.waitForTimeout(300);
   const zone = page.getByTestId('upload-drop-zone');
   if (way === 'picker') await answerDirectoryPicker(page, cdp, zone, dir);
   // BENCH_PAGE_PROF=<dir>: the page's CPU profile and a trace of its garbage collections, per run
@@ -177,8 +157,6 @@ async function pick(page: Page, cdp: CDPSession, server: BenchServer, way: Way, 
   };
 }
 
-const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
-
 const benchmark: Benchmark = {
   name: 'browser-pick',
   description: 'upload area in Chromium: longest task from picking (上传文件夹) or dropping a folder of 10,000 files until all are listed, vs 100 files',
@@ -240,10 +218,10 @@ const benchmark: Benchmark = {
           extra: {
             files: `${large} vs ${SMALL} (${jpeg.length}-byte JPEGs, one folder)`,
             runs,
-            [`longest task ms per run (${large})`]: fmt(of(bigRuns, (r) => r.longestMs)),
-            [`longest task ms per run (${SMALL})`]: fmt(of(smallRuns, (r) => r.longestMs)),
+            [`longest task ms per run (${large})`]: perRun(of(bigRuns, (r) => r.longestMs)),
+            [`longest task ms per run (${SMALL})`]: perRun(of(smallRuns, (r) => r.longestMs)),
             [`tasks > 50 ms per run (${large})`]: of(bigRuns, (r) => r.longTasks).join(' '),
-            [`longest task ms in ${AFTER_MS / 1000} s of uploading after (${large})`]: fmt(of(bigRuns, (r) => r.uploadingLongestMs)),
+            [`longest task ms in ${AFTER_MS / 1000} s of uploading after (${large})`]: perRun(of(bigRuns, (r) => r.uploadingLongestMs)),
             'no long task': 'reads 0 (the Long Tasks API reports tasks over 50 ms only)',
           },
         },
@@ -254,8 +232,8 @@ const benchmark: Benchmark = {
           baseline: { value: listedBase, unit: 'ms' },
           ratio: listedFig / listedBase,
           extra: {
-            [`ms per run (${large})`]: fmt(of(bigRuns, (r) => r.listedMs)),
-            [`ms per run (${SMALL})`]: fmt(of(smallRuns, (r) => r.listedMs)),
+            [`ms per run (${large})`]: perRun(of(bigRuns, (r) => r.listedMs)),
+            [`ms per run (${SMALL})`]: perRun(of(smallRuns, (r) => r.listedMs)),
             measured: `from before the ${way} to the frame whose overall progress reads n/<files> 个文件`,
           },
         },

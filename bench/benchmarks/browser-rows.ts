@@ -10,13 +10,12 @@ import { buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.t
 import { startBenchServer } from '../lib/server.ts';
 import { median } from '../lib/timing.ts';
 import type { Benchmark } from '../lib/types.ts';
+import { perRun } from '../lib/format.ts';
 
 const SMALL = 20;
 const RENDER_RATIO_MAX = 3;
 const LONGEST_TASK_MAX_MS = 100;
 const BASELINE_STEPS = 40;
-
-const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
 
 const benchmark: Benchmark = {
   name: 'browser-rows',
@@ -65,8 +64,8 @@ const benchmark: Benchmark = {
         extra: {
           rows: `${large} vs ${SMALL}`,
           runs,
-          [`render ms (${large})`]: fmt(pick(big, (t) => t.renderMs)),
-          [`render ms (${SMALL})`]: fmt(pick(small, (t) => t.renderMs)),
+          [`render ms (${large})`]: perRun(pick(big, (t) => t.renderMs)),
+          [`render ms (${SMALL})`]: perRun(pick(small, (t) => t.renderMs)),
           [`DOM rows (${large})`]: last.domRows,
           measured: 'addWorks to the second animation frame with rows in the DOM',
         },
@@ -79,8 +78,8 @@ const benchmark: Benchmark = {
         ratio: taskFig / taskBase,
         extra: {
           step: `one body height per animation frame, top to bottom (${SMALL} rows: down and up for ${baselineSteps} steps)`,
-          [`longest task ms per run (${large})`]: fmt(pick(big, (t) => t.scrollLongestTaskMs)),
-          [`longest task ms per run (${SMALL})`]: fmt(pick(small, (t) => t.scrollLongestTaskMs)),
+          [`longest task ms per run (${large})`]: perRun(pick(big, (t) => t.scrollLongestTaskMs)),
+          [`longest task ms per run (${SMALL})`]: perRun(pick(small, (t) => t.scrollLongestTaskMs)),
           [`tasks > 50 ms per run (${large})`]: pick(big, (t) => t.scrollLongTasks).join(' '),
           [`frames (${large})`]: last.scrollFrames,
           [`frames (${SMALL})`]: (small.at(-1) as WorksTableTiming).scrollFrames,

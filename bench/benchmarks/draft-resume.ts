@@ -21,7 +21,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { throttleUpload } from '../../e2e/support/browser.ts';
+import { formField } from '../../e2e/support/chunks.ts';
+import { distinctJpeg } from '../../e2e/support/upload-fixtures.ts';
 import { BATCH_UPLOAD_HEADING, buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
 import { noiseImage } from '../lib/images.ts';
 import { startBenchServer } from '../lib/server.ts';
@@ -33,23 +36,7 @@ const TIMEOUT_MS = 15 * 60_000;
 
 declare const window: { __portalDraft?: () => { saves: number; id: number | null } };
 
-/** A JPEG made unique by a comment segment after its start marker (still a valid JPEG; no two files alike). */
-function uniqueJpeg(base: Buffer, label: string): Buffer {
-  const text = Buffer.from(`portal bench ${label}`);
-  const segment = Buffer.alloc(4 + text.length);
-  segment.writeUInt16BE(0xfffe, 0);
-  segment.writeUInt16BE(text.length + 2, 2);
-  text.copy(segment, 4);
-  return Buffer.concat([base.subarray(0, 2), segment, base.subarray(2)]);
-}
-
 const CHUNK = 2048000;
-
-/** The multipart field `name` of a chunk request (read where it is routed: the request event does not carry a blob body). */
-function formField(body: Buffer | null, name: string): string | undefined {
-  if (!body) return undefined;
-  return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(body.subarray(0, 4096).toString('utf8'))?.[1];
-}
 
 /**
  * Chunk requests the page sends from now on, and the file bytes they carry (counted when a request
@@ -70,11 +57,6 @@ async function countChunks(page: Page) {
     await route.continue();
   });
   return tally;
-}
-
-async function throttle(cdp: CDPSession) {
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 2, downloadThroughput: -1, uploadThroughput: LINE_BITS_PER_S / 8 });
 }
 
 const saves = (page: Page) => page.evaluate(() => window.__portalDraft?.().saves ?? 0);
@@ -100,7 +82,7 @@ const bench: Benchmark = {
     const base = await noiseImage({ width: 1650, height: 1100, format: 'jpeg', density: 300 });
     let batchBytes = 0;
     for (let i = 1; i <= count; i++) {
-      const bytes = uniqueJpeg(base, String(i));
+      const bytes = distinctJpeg(base, `portal bench ${i}`);
       batchBytes += bytes.length;
       await writeFile(path.join(folder, `IMG_${String(i).padStart(4, '0')}.jpg`), bytes);
     }
@@ -110,7 +92,7 @@ const bench: Benchmark = {
     const browser = await startBrowser(ctx);
     const { context, page } = await openBatchUpload(ctx, browser, server);
     const cdp = await context.newCDPSession(page);
-    await throttle(cdp);
+    await throttleUpload(cdp, LINE_BITS_PER_S);
     const input = page.getByTestId('upload-folder-input');
     const tally = await countChunks(page);
 

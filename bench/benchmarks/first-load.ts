@@ -21,6 +21,7 @@ import { BATCH_UPLOAD_HEADING, buildWebIfStale, startBrowser } from '../lib/brow
 import { startBenchServer, type BenchServer } from '../lib/server.ts';
 import { median } from '../lib/timing.ts';
 import type { Benchmark, Goal, Measurement } from '../lib/types.ts';
+import { perRun } from '../lib/format.ts';
 
 const LINE = { downloadMbit: 20, uploadMbit: 5, latencyMs: 20 };
 const FILES_RATIO_MAX = { br: 0.5, gzip: 0.6 };
@@ -70,8 +71,6 @@ async function visit(browser: Browser, server: BenchServer): Promise<Visit> {
   }
 }
 
-const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
-
 const benchmark: Benchmark = {
   name: 'first-load',
   description: `first visit (/login, then 批量上传下单) in Chromium on a ${LINE.downloadMbit} Mbit/s line: the build's brotli and gzip copies vs the files uncompressed`,
@@ -109,7 +108,7 @@ const benchmark: Benchmark = {
       baseline: { value: med(got.none, f), unit },
       ratio: med(figure, f) / med(got.none, f),
     });
-    const ms = (xs: Visit[], f: (v: Visit) => number) => fmt(xs.map(f));
+    const ms = (xs: Visit[], f: (v: Visit) => number) => perRun(xs.map(f));
     const filesMs = (v: Visit) => v.filesMs;
     const loginMs = (v: Visit) => v.loginMs;
     const loginKb = (v: Visit) => v.loginBytes / 1000;

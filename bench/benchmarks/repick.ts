@@ -11,12 +11,16 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { throttleUpload } from '../../e2e/support/browser.ts';
+import { watchWire } from '../../e2e/support/chunks.ts';
+import { distinctJpeg } from '../../e2e/support/upload-fixtures.ts';
 import { BATCH_UPLOAD_HEADING, buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
 import { startBenchServer } from '../lib/server.ts';
 import type { Benchmark } from '../lib/types.ts';
 
-const MBIT = 1_000_000 / 8;
-const UPLOAD_BYTES_PER_S = 100 * MBIT;
+/** The shop's line: 100 Mbit/s up, 1 Gbit/s down. */
+const UP_BITS_PER_S = 100e6;
+const DOWN_BITS_PER_S = 1000e6;
 const ROW_TIMEOUT_MS = 10 * 60_000;
 const ALBUM = '二百张照片';
 
@@ -32,65 +36,14 @@ async function album(root: string, count: number): Promise<{ dir: string; bytes:
     .jpeg({ quality: 92 }).withMetadata({ density: 300 }).toBuffer();
   let bytes = 0;
   for (let i = 0; i < count; i++) {
-    const text = Buffer.from(`photo ${i + 1}`);
-    const com = Buffer.alloc(4);
-    com.writeUInt16BE(0xfffe, 0);
-    com.writeUInt16BE(text.length + 2, 2);
-    const file = Buffer.concat([jpeg.subarray(0, 2), com, text, jpeg.subarray(2)]);
+    const file = distinctJpeg(jpeg, `photo ${i + 1}`);
     bytes += file.length;
     await writeFile(path.join(dir, `IMG_${String(i + 1).padStart(4, '0')}.jpg`), file);
   }
   return { dir, bytes };
 }
 
-/** Counts the body bytes of chunk requests (POST /api/files/updateFile) and linkFile calls, from the DevTools protocol's events. */
-function wireCounter(cdp: CDPSession) {
-  const chunkIds = new Set<string>();
-  const lengths = new Map<string, number>();
-  const sum = { bytes: 0, chunks: 0, links: 0, firstAskAt: 0, lastAskAt: 0, lastLinkAt: 0 };
-  const linkIds = new Set<string>();
-  const settle = (id: string) => {
-    const n = lengths.get(id);
-    if (n === undefined || !chunkIds.has(id)) return;
-    chunkIds.delete(id);
-    lengths.delete(id);
-    sum.bytes += n;
-  };
-  cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string } }) => {
-    if (e.request.method !== 'POST') return;
-    const p = new URL(e.request.url).pathname;
-    if (p === '/api/files/linkFile') {
-      sum.links++;
-      linkIds.add(e.requestId);
-    }
-    if (p === '/api/files/knownHashes') {
-      sum.firstAskAt ||= performance.now();
-      sum.lastAskAt = performance.now();
-    }
-    if (p !== '/api/files/updateFile') return;
-    sum.chunks++;
-    chunkIds.add(e.requestId);
-    settle(e.requestId);
-  });
-  cdp.on('Network.loadingFinished', (e: { requestId: string }) => {
-    if (linkIds.delete(e.requestId)) sum.lastLinkAt = performance.now();
-  });
-  cdp.on('Network.requestWillBeSentExtraInfo', (e: { requestId: string; headers: Record<string, string> }) => {
-    const length = Object.entries(e.headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1];
-    if (length === undefined) return;
-    lengths.set(e.requestId, Number(length));
-    settle(e.requestId);
-  });
-  return {
-    reset: () => Object.assign(sum, { bytes: 0, chunks: 0, links: 0, firstAskAt: 0, lastAskAt: 0, lastLinkAt: 0 }),
-    read: () => ({ ...sum }),
-  };
-}
-
-async function throttle(cdp: CDPSession) {
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 2, downloadThroughput: 1000 * MBIT, uploadThroughput: UPLOAD_BYTES_PER_S });
-}
+const throttle = (cdp: CDPSession) => throttleUpload(cdp, UP_BITS_PER_S, { downBitsPerS: DOWN_BITS_PER_S });
 
 /** Picks the folder and waits for its work's row; answers the ms, and when the pick began. */
 async function pickUntilRow(page: Page, dir: string): Promise<{ ms: number; t0: number }> {
@@ -112,7 +65,7 @@ const benchmark: Benchmark = {
     ctx.log(`${count} photos, ${(photos.bytes / 1e6).toFixed(1)} MB`);
     const { context, page } = await openBatchUpload(ctx, browser, server);
     const cdp = await context.newCDPSession(page);
-    const wire = wireCounter(cdp);
+    const wire = await watchWire(cdp);
     await throttle(cdp);
 
     ctx.log('first pick');
@@ -129,7 +82,7 @@ const benchmark: Benchmark = {
     const { ms: againMs, t0: againAt } = await pickUntilRow(page, photos.dir);
     await page.waitForTimeout(500);
     const again = wire.read();
-    const rawTransferMs = (first.bytes / UPLOAD_BYTES_PER_S) * 1000;
+    const rawTransferMs = (first.bytes * 8 * 1000) / UP_BITS_PER_S;
     const extra = {
       photos: count,
       'folder MB': +(photos.bytes / 1e6).toFixed(1),

@@ -11,6 +11,9 @@ import { launchBrowser, login, newPage } from '../../e2e/support/browser.ts';
 import type { BenchServer } from './server.ts';
 import type { BenchContext } from './types.ts';
 
+// freshBatchUpload's function runs in the page; the bench compiles without the DOM library.
+declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; disabled: boolean }> };
+
 /** `scripts/build-web-if-stale.mjs --e2e`: a build only when apps/web/src (or the contract) changed. */
 export function buildWebIfStale(ctx: BenchContext): void {
   const t0 = performance.now();
@@ -31,6 +34,31 @@ export async function startBrowser(ctx: BenchContext): Promise<Browser> {
 }
 
 export const BATCH_UPLOAD_HEADING = '批量上传下单';
+
+/**
+ * A fresh /batch-upload (the last run's uploads stopped by leaving the page), ready for a pick:
+ * 上传文件夹 is enabled once the account (its hub) is known, and a pick before that is ignored.
+ */
+export async function freshBatchUpload(page: Page, server: BenchServer): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}/batch-upload`);
+  await page.getByRole('heading', { name: BATCH_UPLOAD_HEADING }).waitFor();
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('button')).some((b) => (b.textContent ?? '').includes('上传文件夹') && !b.disabled),
+  );
+}
+
+/** A task of the Long Tasks API (PerformanceObserver, type longtask), as a page function sees it. */
+export interface LongTask {
+  startTime: number;
+  duration: number;
+}
+/** The PerformanceObserver a page function watches long tasks with. */
+export interface LongTaskObserver {
+  observe(options: { type: string; buffered?: boolean }): void;
+  takeRecords(): LongTask[];
+  disconnect(): void;
+}
 
 /**
  * A fresh context logged in as demo/demo, on /batch-upload with `query` (e.g. `?portalTest`),

@@ -1,5 +1,8 @@
 import type { Goal, Measurement } from './types.ts';
 
+/** Figures of the runs, whole, one space apart (a row's `extra`). */
+export const perRun = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(' ');
+
 /** Three significant figures, without exponent notation. */
 export function num(v: number): string {
   if (!Number.isFinite(v) || Number.isInteger(v)) return String(v);

@@ -67,6 +67,20 @@ export async function shot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * A shop's line for the page of `cdp`: uploads at `upBitsPerS`, downloads unthrottled unless told
+ * (DevTools protocol, Network.emulateNetworkConditions). Again after a reload.
+ */
+export async function throttleUpload(cdp: CDPSession, upBitsPerS: number, line: { latency?: number; downBitsPerS?: number } = {}): Promise<void> {
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: line.latency ?? 2,
+    downloadThroughput: line.downBitsPerS === undefined ? -1 : line.downBitsPerS / 8,
+    uploadThroughput: upBitsPerS / 8,
+  });
+}
+
 // The callbacks below run in the page; e2e compiles without the DOM library.
 interface PageDirectoryHandle {
   name: string;
@@ -82,12 +96,12 @@ declare const window: {
   addEventListener(type: string, listener: (e: PageDropEvent) => void, options: { capture: boolean; once: boolean }): void;
 };
 
-/** A folder of the disk dragged from the desktop onto `target`, as Chromium's input layer delivers it (CDP). */
-export async function dropFolder(page: Page, cdp: CDPSession, target: Locator, dir: string): Promise<void> {
+/** Folders of the disk (one or several at once) dragged from the desktop onto `target`, as Chromium's input layer delivers them (CDP). */
+export async function dropFolder(page: Page, cdp: CDPSession, target: Locator, dir: string | string[]): Promise<void> {
   const box = await target.boundingBox();
   if (!box) throw new Error('the drop target is not visible');
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  const data = { items: [], files: typeof dir === 'string' ? [dir] : dir, dragOperationsMask: 1 };
   for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
 }
 

@@ -1,9 +1,50 @@
 /**
- * Steps of the batch order page shared by the e2e specs (order.test.ts, admin.test.ts): upload works,
- * choose 5寸照片冲印, wait for toasts.
+ * Steps of the batch order page shared by the e2e specs: the demo customer on 批量上传下单 of a server of
+ * the spec's own (and all of it closed after), the order table's rows, uploads, 5寸照片冲印, toasts.
  */
-import type { Locator, Page } from 'playwright-core';
+import { rm } from 'node:fs/promises';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { closeLeftovers, launchBrowser, login, newPage, shot } from './browser.ts';
+import { openProduct } from './picker.ts';
+import { startServer, type RunningServer, type StartServerOptions } from './server.ts';
+
+export interface OrderPage {
+  server: RunningServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Starts a server (with `server`'s options) and a browser, and logs demo/demo in on 批量上传下单.
+ * `beforeLogin` runs once the server answers and the page is open (a catalogue set up in the database,
+ * a DevTools session that watches the page's requests).
+ */
+export async function openOrderPage(options: { server?: StartServerOptions; beforeLogin?: (opened: OrderPage) => Promise<void> } = {}): Promise<OrderPage> {
+  const [server, browser] = await Promise.all([startServer(options.server), launchBrowser()]);
+  const { context, page } = await newPage(browser);
+  const opened = { server, browser, context, page };
+  await options.beforeLogin?.(opened);
+  await login(page, server.url, 'demo', 'demo');
+  await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  return opened;
+}
+
+/** After a test: a picture of the page when it failed (e2e/artifacts/<name>-failed-<test>.png), and whatever it left open closed. */
+export async function afterStep(ctx: { task: { name: string; result?: { state?: string } } }, page: Page | undefined, name: string): Promise<void> {
+  if (!page) return;
+  if (ctx.task.result?.state === 'fail') await shot(page, `${name}-failed-${ctx.task.name.slice(0, 16)}`).catch(() => undefined);
+  await closeLeftovers(page);
+}
+
+/** Closes what `openOrderPage` opened (whatever of it a failed start left) and deletes the spec's folder of files. */
+export async function leaveOrderPage(opened: Partial<OrderPage>, dir?: string): Promise<void> {
+  await opened.context?.close();
+  await opened.browser?.close();
+  await opened.server?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
 
 /** The order table's rows of works with this name. */
 export const rowsOf = (page: Page, name: string): Locator =>
@@ -30,15 +71,8 @@ export async function upload(page: Page, paths: string[], names: string[]): Prom
 /** Checks `rows`, chooses 5寸照片冲印 (光面, 无边框) for them and waits for the checks to settle. */
 export async function chooseFivePrint(page: Page, rows: Locator[]): Promise<void> {
   for (const row of rows) await row.getByRole('checkbox').check();
-  await page.getByRole('button', { name: '选择产品', exact: true }).click();
-  const picker = page.getByRole('dialog', { name: '选择产品' });
-  await picker.getByRole('button', { name: '5寸照片冲印' }).click();
-  const details = page.getByRole('dialog', { name: '商品详情' });
-  for (const option of [/^光面/, /^无边框/]) {
-    const button = details.getByRole('button', { name: option });
-    // A work that has the product already opens with its options chosen: clicking again would deselect.
-    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-  }
+  const opener = page.getByRole('button', { name: '选择产品', exact: true });
+  const details = await openProduct(page, opener, { product: '5寸照片冲印', options: ['光面', '无边框'] });
   // 确定 again while the dialog is still up: on a loaded machine a click during the dialog's opening
   // was seen to do nothing (1 run in 4), as a customer would click again. A refusal would stay up and fail.
   await expect.poll(async () => {

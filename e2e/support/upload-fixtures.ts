@@ -15,31 +15,44 @@ import { repoRoot } from './server.ts';
 export const CORPUS_PDF = join(repoRoot, '..', 'shared', 'corpus', 'pdf', 'qpdf_page-labels-and-outlines_30p.pdf');
 export const CORPUS_PDF_PAGES = 30;
 
-/** A 600×400 JPEG at 300 dpi showing `label` large, on a colour that changes with `hue`. */
 /** 127×89 mm at 300 dpi: a 5寸 print that passes the demo shop's 5寸照片冲印. */
 export const FIVE_INCH = { width: 1500, height: 1051 };
 
 /**
- * A copy of a JPEG whose bytes differ from the original and from every other copy (a comment segment
- * after SOI, `note`): the hub links bytes it already has instead of receiving them (#21.2), so a test
- * that counts chunk requests needs files the hub has never seen.
+ * A JPEG whose bytes differ from `jpeg`'s and from every other note's: a comment segment (`note`) after
+ * SOI, still the same picture. The hub links bytes it already has instead of receiving them (#21.2), so
+ * a test or a benchmark that counts what is sent needs files the hub has never seen; and many distinct
+ * files cost one encode.
  */
-export async function distinctJpegCopy(src: string, dest: string, note: string): Promise<void> {
-  const bytes = await readFile(src);
+export function distinctJpeg(jpeg: Buffer, note: string): Buffer {
   const text = Buffer.from(note);
   const comment = Buffer.concat([Buffer.from([0xff, 0xfe, (text.length + 2) >> 8, (text.length + 2) & 0xff]), text]);
-  await writeFile(dest, Buffer.concat([bytes.subarray(0, 2), comment, bytes.subarray(2)]));
+  return Buffer.concat([jpeg.subarray(0, 2), comment, jpeg.subarray(2)]);
 }
 
-export async function labelledJpeg(label: string, hue: number, size = { width: 600, height: 400 }): Promise<Buffer> {
+/** A copy of a JPEG file made distinct by `note` (distinctJpeg). */
+export async function distinctJpegCopy(src: string, dest: string, note: string): Promise<void> {
+  await writeFile(dest, distinctJpeg(await readFile(src), note));
+}
+
+/**
+ * A picture of `size` px (a 600×400 by default) stating `size.dpi` (300 by default), showing `label` large
+ * on a colour that changes with `hue`: what a check measures is its pixels and its density.
+ */
+export async function labelledImage(label: string, hue: number, size: { width: number; height: number; dpi?: number }, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
   const { width, height } = size;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="hsl(${hue % 360}, 55%, 82%)"/>
     <rect x="16" y="16" width="${width - 32}" height="${height - 32}" fill="none" stroke="#334" stroke-width="4"/>
     <text x="50%" y="54%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 3)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
   </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).withMetadata({ density: 300 }).toBuffer();
+  const image = sharp(Buffer.from(svg)).withMetadata({ density: size.dpi ?? 300 });
+  return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 80 }).toBuffer();
 }
+
+/** A labelledImage JPEG. */
+export const labelledJpeg = (label: string, hue: number, size: { width: number; height: number; dpi?: number } = { width: 600, height: 400 }): Promise<Buffer> =>
+  labelledImage(label, hue, size);
 
 function zipOf(entries: Array<{ name: string; data: Buffer }>, path: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -9,15 +9,17 @@
  * a PostgreSQL database of its own, whose 6寸 component the test sets so, as the shop's catalogue would.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { shot } from '../support/browser.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
+import { chooseForChecked } from '../support/picker.ts';
+import type { RunningServer } from '../support/server.ts';
+import { labelledJpeg } from '../support/upload-fixtures.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const withDatabase = (url: string, name: string) => {
@@ -35,15 +37,6 @@ async function admin(sql: string, url = ADMIN_URL): Promise<void> {
   }
 }
 
-async function photo(label: string, hue: number, width: number, height: number, dpi: number): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 75%)"/>
-    <circle cx="50%" cy="50%" r="${Math.round(Math.min(width, height) / 3)}" fill="hsl(${(hue + 180) % 360}, 60%, 45%)"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(Math.min(width, height) / 5)}" text-anchor="middle" dominant-baseline="middle" fill="#fff">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: dpi }).toBuffer();
-}
-
 const PHOTOS = [
   // 76×51 mm at 600 dpi: too small for 6寸 (152×102), with pixels enough for 300 dpi → 裁切填充 → 已匹配.
   { name: '偏小照片', label: 'A', width: 1800, height: 1210, dpi: 600 },
@@ -55,8 +48,6 @@ const PHOTOS = [
   { name: '小且低清', label: 'D', width: 600, height: 402, dpi: 300 },
 ];
 
-const rowOf = (page: Page, name: string): Locator => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
-const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
 
 describe('批量修复 of the checked rows', () => {
   let server: RunningServer;
@@ -68,27 +59,20 @@ describe('批量修复 of the checked rows', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-fix-'));
-    for (const [i, p] of PHOTOS.entries()) await writeFile(join(dir, `${p.name}.jpg`), await photo(p.label, i * 80, p.width, p.height, p.dpi));
+    for (const [i, p] of PHOTOS.entries()) await writeFile(join(dir, `${p.name}.jpg`), await labelledJpeg(p.label, i * 80, p));
     await admin(`create database ${dbName}`);
     const url = withDatabase(ADMIN_URL, dbName);
-    [server, browser] = await Promise.all([startServer({ env: { DATABASE_URL: url } }), launchBrowser()]);
-    await admin(`update product_components set auto_orientation_detection = false where product_id = (select id from products where number = 'PH-6')`, url);
-    ({ context, page } = await newPage(browser));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    ({ server, browser, context, page } = await openOrderPage({
+      server: { env: { DATABASE_URL: url } },
+      beforeLogin: () => admin(`update product_components set auto_orientation_detection = false where product_id = (select id from products where number = 'PH-6')`, url),
+    }));
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, 'bulk-fix-failed').catch(() => undefined);
-    await closeLeftovers(page);
-  });
+  afterEach((ctx) => afterStep(ctx, page, 'bulk-fix'));
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+    await leaveOrderPage({ context, browser, server }, dir);
     await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('fixes three kinds of failure in one go, shows samples and progress, and undoes one', async () => {
@@ -97,15 +81,7 @@ describe('批量修复 of the checked rows', () => {
     for (const p of PHOTOS) await rowOf(page, p.name).getByRole('checkbox').check();
 
     // 6寸照片冲印, 光面 without border, for the four checked rows.
-    await page.getByRole('button', { name: '选择产品' }).click();
-    const picker = page.getByRole('dialog', { name: '选择产品' });
-    await picker.getByRole('button', { name: '6寸照片冲印' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    for (const option of [/^光面/, /^无边框/]) {
-      const button = details.getByRole('button', { name: option });
-      if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-    }
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
     await rowOf(page, '偏小照片').getByText('异常', { exact: true }).waitFor();
     await rowOf(page, '竖放照片').getByText('异常', { exact: true }).waitFor();
     await rowOf(page, '低清照片').getByText('分辨率异常').waitFor();

@@ -3,17 +3,19 @@
  * picker (by category and by keyword), choose options, see the check's outcome on the rows and the
  * entries, fix the failing photo in 文件详情 with 调整尺寸 (checked again at once), and sort a folder's photos.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialRect, initialZoom, requestRect, resizeRect, rotateLeft, degreesOf } from '../../apps/web/src/features/crop/lib/geometry.ts';
 import { passOf, quantitySummary, withNewFile } from '../../apps/web/src/features/file-check/lib/detail.ts';
 import { configOf, isValueAvailable, pageCountLines, toggleOption } from '../../apps/web/src/features/product-picker/lib/options.ts';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { shot } from '../support/browser.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
+import { chooseForRow, chooseOption as choose } from '../support/picker.ts';
+import type { RunningServer } from '../support/server.ts';
+import { labelledJpeg } from '../support/upload-fixtures.ts';
 
 /** 127×89 mm at 150 dpi: the right size, below the 300 dpi the print asks for. */
 const LOW_DPI = { width: 750, height: 526, dpi: 150 };
@@ -22,33 +24,9 @@ const PASSING = { width: 1500, height: 1051 };
 /** 152.4×102 mm at 300 dpi: a 6寸 photo, too big for 5寸 (±2 mm). */
 const FAILING = { width: 1800, height: 1205 };
 
-async function photo(label: string, hue: number, size: { width: number; height: number; dpi?: number }): Promise<Buffer> {
-  const { width, height } = size;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <rect x="40" y="40" width="${width - 80}" height="${height - 80}" fill="none" stroke="#223" stroke-width="12"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 3)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).withMetadata({ density: size.dpi ?? 300 }).toBuffer();
-}
-
-/** The order table's row of a work, by its name. */
-const rowOf = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
-
 /** A file-check entry of the preview area, by its work's name (the upload's own success entry, which leaves by itself, aside). */
 const entryOf = (page: Page, name: string): Locator =>
   page.getByRole('list', { name: '文件检查' }).locator(`[role="listitem"][aria-label="${name}"]:not([data-status="success"])`);
-
-/** Makes an option of product details chosen: details open on the SKU marked default, and a click on a chosen option deselects it. */
-async function choose(details: Locator, option: RegExp): Promise<void> {
-  const button = details.getByRole('button', { name: option });
-  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-}
-
-async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor();
-}
 
 // The browser's pure rules, on the demo shop's shapes (no server needed).
 describe('option, crop and detail rules', () => {
@@ -120,31 +98,20 @@ describe('choosing products and checking files', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-check-'));
-    await writeFile(join(dir, '合格照片.jpg'), await photo('OK', 120, PASSING));
-    await writeFile(join(dir, '偏大照片.jpg'), await photo('BIG', 10, FAILING));
-    await writeFile(join(dir, '低分辨率.jpg'), await photo('LOW', 60, LOW_DPI));
+    await writeFile(join(dir, '合格照片.jpg'), await labelledJpeg('OK', 120, PASSING));
+    await writeFile(join(dir, '偏大照片.jpg'), await labelledJpeg('BIG', 10, FAILING));
+    await writeFile(join(dir, '低分辨率.jpg'), await labelledJpeg('LOW', 60, LOW_DPI));
     await mkdir(join(dir, '三张照片'));
     for (const [i, name] of ['a', 'b', 'c'].entries()) {
-      await writeFile(join(dir, '三张照片', `${name}.jpg`), await photo(name.toUpperCase(), 200 + i * 50, PASSING));
+      await writeFile(join(dir, '三张照片', `${name}.jpg`), await labelledJpeg(name.toUpperCase(), 200 + i * 50, PASSING));
     }
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    ({ context, page } = await newPage(browser));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    ({ server, browser, context, page } = await openOrderPage());
   });
 
-  afterEach(async (ctx) => {
-    // A failing step leaves a picture of the page behind.
-    if (ctx.task.result?.state === 'fail') await shot(page, `check-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
-    await closeLeftovers(page);
-  });
+  // A failing step leaves a picture of the page behind.
+  afterEach((ctx) => afterStep(ctx, page, 'check'));
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => leaveOrderPage({ context, browser, server }, dir));
 
   it('选择产品 without a checked row says 请选择订单', async () => {
     await page.getByRole('button', { name: '选择产品' }).click();
@@ -329,15 +296,7 @@ describe('choosing products and checking files', () => {
 
   it('添加文件 adds a photo to a folder work, which is checked again', async () => {
     const row = rowOf(page, '三张照片');
-    await row.getByRole('button', { name: '重选产品' }).click();
-    const picker = page.getByRole('dialog', { name: '选择产品' });
-    await picker.getByLabel('搜索产品').fill('6寸');
-    await picker.getByRole('button', { name: '搜索' }).click();
-    await picker.getByRole('button', { name: '6寸照片冲印' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    await choose(details, /^光面/);
-    await choose(details, /^无边框/);
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForRow(page, row, { keyword: '6寸', product: '6寸照片冲印', options: ['光面', '无边框'] });
     await row.getByText('异常', { exact: true }).waitFor();
 
     await entryOf(page, '三张照片').getByRole('button', { name: '查看详情' }).click();
@@ -373,14 +332,7 @@ describe('choosing products and checking files', () => {
 
   it('重选产品 to a product that does not fit, then deleting the entry reverts the work to 未匹配', async () => {
     const row = rowOf(page, '合格照片');
-    await row.getByRole('button', { name: '重选产品' }).click();
-    const picker = page.getByRole('dialog', { name: '选择产品' });
-    await picker.getByLabel('搜索产品').fill('A3');
-    await picker.getByRole('button', { name: '搜索' }).click();
-    await picker.getByRole('button', { name: 'A3海报' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    await choose(details, /^157g铜版纸/);
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForRow(page, row, { keyword: 'A3', product: 'A3海报', options: ['157g铜版纸'] });
     await toast(page, '文件校验异常');
     await row.getByText('异常', { exact: true }).waitFor();
 
@@ -395,15 +347,7 @@ describe('choosing products and checking files', () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '低分辨率.jpg'));
     const row = rowOf(page, '低分辨率');
     await row.waitFor();
-    await row.getByRole('button', { name: '重选产品' }).click();
-    const picker = page.getByRole('dialog', { name: '选择产品' });
-    await picker.getByLabel('搜索产品').fill('5寸');
-    await picker.getByRole('button', { name: '搜索' }).click();
-    await picker.getByRole('button', { name: '5寸照片冲印' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    await choose(details, /^光面/);
-    await choose(details, /^无边框/);
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForRow(page, row, { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] });
     await toast(page, '文件校验成功');
     await row.getByText('分辨率异常').waitFor();
     const entry = entryOf(page, '低分辨率');

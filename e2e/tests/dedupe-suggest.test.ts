@@ -6,13 +6,15 @@
  * - after 重置, picking the same folder again brings its work back without a byte of it sent: every
  *   file is linked from the bytes the hub already has (counted from the page's own network events).
  */
-import type { Browser, BrowserContext, CDPSession, Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { shot } from '../support/browser.ts';
+import { watchWire } from '../support/chunks.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
+import type { RunningServer } from '../support/server.ts';
 import { labelledJpeg } from '../support/upload-fixtures.ts';
 
 const TIMEOUT_MS = 45_000;
@@ -27,9 +29,6 @@ function lanAddress(): string {
   return '127.0.0.1';
 }
 
-const workRow = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
-
 describe('推荐产品 and bytes never sent twice', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -39,30 +38,11 @@ describe('推荐产品 and bytes never sent twice', () => {
   let folder: string;
   let photoBytes = 0;
   const host = lanAddress();
-  /** Body bytes of chunk requests (POST /api/files/updateFile) and the number of linkFile calls, since the last reset. */
-  const sent = { chunkBytes: 0, chunkRequests: 0, links: 0 };
-  /** The counting of finished requests (reading a request's headers is asynchronous): awaited before the counts are read. */
-  const counting: Array<Promise<void>> = [];
-  const counted = async () => {
-    await Promise.all(counting);
-    return { ...sent };
-  };
-  /**
-   * Body bytes of the chunk requests as the browser's network layer sent them: the Content-Length of the
-   * headers it put on the wire (the DevTools protocol's Network.requestWillBeSentExtraInfo). Playwright
-   * does not hand out a body that holds a Blob.
-   */
-  let cdp: CDPSession;
-  const wireLength = new Map<string, number>();
-  const posts = new Map<string, string>();
-  const onFinished = async (req: Request) => {
-    const path = new URL(req.url()).pathname;
-    if (req.method() !== 'POST') return;
-    if (path === '/api/files/updateFile') {
-      sent.chunkRequests++;
-      // counted from the DevTools protocol's events below
-    }
-    if (path === '/api/files/linkFile') sent.links++;
+  /** What the page sent since the last reset: chunk requests and their body bytes, linkFile calls. */
+  let wire: Awaited<ReturnType<typeof watchWire>>;
+  const sent = () => {
+    const { bytes, chunks, links } = wire.read();
+    return { bytes, chunks, links };
   };
 
   beforeAll(async () => {
@@ -74,40 +54,18 @@ describe('推荐产品 and bytes never sent twice', () => {
       photoBytes += bytes.length;
       await writeFile(join(folder, `IMG_${String(i).padStart(4, '0')}.jpg`), bytes);
     }
-    [server, browser] = await Promise.all([startServer({ host }), launchBrowser()]);
-    ({ context, page } = await newPage(browser));
-    cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    const chunkLength = (id: string) => {
-      const length = wireLength.get(id);
-      if (length === undefined || !posts.has(id)) return;
-      wireLength.delete(id);
-      posts.delete(id);
-      sent.chunkBytes += length;
-    };
-    cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string } }) => {
-      if (e.request.method === 'POST' && new URL(e.request.url).pathname === '/api/files/updateFile') {
-        posts.set(e.requestId, e.request.url);
-        chunkLength(e.requestId);
-      }
-    });
-    cdp.on('Network.requestWillBeSentExtraInfo', (e: { requestId: string; headers: Record<string, string> }) => {
-      const length = Object.entries(e.headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1];
-      if (length === undefined) return;
-      wireLength.set(e.requestId, Number(length));
-      chunkLength(e.requestId);
-    });
-    page.on('requestfinished', (req) => counting.push(onFinished(req)));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    // Watched from the start (before the login).
+    ({ server, browser, context, page } = await openOrderPage({
+      server: { host },
+      beforeLogin: async (opened) => {
+        wire = await watchWire(await opened.context.newCDPSession(opened.page));
+      },
+    }));
   });
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterEach((ctx) => afterStep(ctx, page, 'suggest'));
+
+  afterAll(() => leaveOrderPage({ context, browser, server }, dir));
 
   it('the page is served over plain http on a LAN address, without crypto.subtle', async () => {
     expect(server.url).toContain(host);
@@ -117,15 +75,15 @@ describe('推荐产品 and bytes never sent twice', () => {
 
   it('a folder of 1795×1205 px photos at 300 dpi is suggested 6寸, and 按推荐匹配 checks it', async () => {
     await page.getByTestId('upload-folder-input').setInputFiles(folder);
-    const row = workRow(page, '海边假期');
+    const row = rowOf(page, '海边假期');
     await row.waitFor({ timeout: TIMEOUT_MS });
     const panel = page.locator('.ant-card').filter({ has: page.getByText('推荐产品', { exact: true }) });
     await panel.getByText('6寸照片冲印（光面，无边框）').waitFor({ timeout: TIMEOUT_MS });
     expect(await panel.getByText('尺寸吻合').isVisible()).toBe(true);
     // Every byte of the first pick was sent.
-    const first = await counted();
-    expect(first.chunkRequests).toBe(PHOTOS);
-    expect(first.chunkBytes).toBeGreaterThan(photoBytes);
+    const first = sent();
+    expect(first.chunks).toBe(PHOTOS);
+    expect(first.bytes).toBeGreaterThan(photoBytes);
     expect(first.links).toBe(0);
     await shot(page, 'suggest-panel');
 
@@ -145,14 +103,13 @@ describe('推荐产品 and bytes never sent twice', () => {
     await page.getByRole('button', { name: '重置' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
     await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 10_000 }).toBe(0);
-    await counted();
-    Object.assign(sent, { chunkBytes: 0, chunkRequests: 0, links: 0 });
+    wire.reset();
 
     await page.getByTestId('upload-folder-input').setInputFiles(folder);
-    const row = workRow(page, '海边假期');
+    const row = rowOf(page, '海边假期');
     await row.waitFor({ timeout: TIMEOUT_MS });
     expect(await row.getByText(`${PHOTOS}个文件`).isVisible()).toBe(true);
-    expect(await counted()).toEqual({ chunkBytes: 0, chunkRequests: 0, links: PHOTOS });
+    expect(sent()).toEqual({ bytes: 0, chunks: 0, links: PHOTOS });
     // The linked files are the customer's: the preview shows them.
     await page.locator('.ant-message').getByText('上传成功').first().waitFor({ timeout: TIMEOUT_MS });
     await shot(page, 'dedupe-repick');

@@ -7,14 +7,16 @@
  * same customer finds the same works; 重置 closes the draft.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
+import { formField } from '../support/chunks.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
+import type { RunningServer } from '../support/server.ts';
 import { distinctJpegCopy, labelledJpeg } from '../support/upload-fixtures.ts';
 
 const FOLDER = '婚礼相册';
@@ -24,16 +26,6 @@ const TIMEOUT_MS = 90_000;
 
 declare const window: { __portalDraft?: () => { id: number | null; version: number; saves: number } };
 
-
-const workRow = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
-
-/** The multipart field `name` of a chunk request. */
-function formField(body: Buffer | null, name: string): string | undefined {
-  if (!body) return undefined;
-  const head = body.subarray(0, 4096).toString('utf8');
-  return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(head)?.[1];
-}
 const chunkKey = (req: Request) => {
   const body = req.postDataBuffer();
   return `${formField(body, 'folderId')}|${formField(body, 'filePath')}|${formField(body, 'chunkIndex')}`;
@@ -63,27 +55,16 @@ describe('a batch survives a reload', () => {
       await writeFile(path, await labelledJpeg(name.slice(2), name.charCodeAt(2)));
       singles.push(path);
     }
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    ({ context, page } = await newPage(browser));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    ({ server, browser, context, page } = await openOrderPage());
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `draft-failed-${ctx.task.name.slice(0, 16)}`).catch(() => undefined);
-    await closeLeftovers(page);
-  });
+  afterEach((ctx) => afterStep(ctx, page, 'draft'));
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => leaveOrderPage({ context, browser, server }, dir));
 
   it('reloaded in the middle of a 100-file upload: the works come back, and the same folder picked again finishes without sending a finished chunk twice', async () => {
     await page.getByTestId('upload-files-input').setInputFiles(singles);
-    for (const name of ['单张甲', '单张乙', '单张丙']) await workRow(page, name).waitFor({ timeout: TIMEOUT_MS });
+    for (const name of ['单张甲', '单张乙', '单张丙']) await rowOf(page, name).waitFor({ timeout: TIMEOUT_MS });
 
     // Every chunk request and how it ended: acknowledged (200), or not. The fields are read where the
     // request is routed (a chunk's body holds a blob, which the request event does not carry).
@@ -109,8 +90,7 @@ describe('a batch survives a reload', () => {
 
     // A shop's line: 40 Mbit/s up, so the folder (≈ 140 MB) takes about half a minute.
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 5, downloadThroughput: -1, uploadThroughput: (40e6 / 8) });
+    await throttleUpload(cdp, 40e6, { latency: 5 });
     await page.getByTestId('upload-folder-input').setInputFiles(folder);
     await page.getByRole('listitem', { name: FOLDER }).waitFor();
 
@@ -125,7 +105,7 @@ describe('a batch survives a reload', () => {
     await page.reload();
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
     // The rows are back, and the folder waits to be picked again.
-    for (const name of ['单张甲', '单张乙', '单张丙']) await workRow(page, name).waitFor({ timeout: 20_000 });
+    for (const name of ['单张甲', '单张乙', '单张丙']) await rowOf(page, name).waitFor({ timeout: 20_000 });
     await page.locator('.ant-message').getByText(/^已恢复未完成的批量订单：3个作品，\d+个文件未上传完成/).waitFor();
     const entry = page.getByRole('listitem', { name: FOLDER });
     await entry.getByText('上传未完成：请重新选择这些文件（或所在文件夹），已上传的部分不会重新发送').waitFor();
@@ -134,8 +114,8 @@ describe('a batch survives a reload', () => {
 
     const afterReload = sent.length;
     await page.getByTestId('upload-folder-input').setInputFiles(folder);
-    await workRow(page, FOLDER).waitFor({ timeout: TIMEOUT_MS });
-    expect(await workRow(page, FOLDER).getByText('100个文件').isVisible()).toBe(true);
+    await rowOf(page, FOLDER).waitFor({ timeout: TIMEOUT_MS });
+    expect(await rowOf(page, FOLDER).getByText('100个文件').isVisible()).toBe(true);
     await shot(page, 'draft-resumed');
 
     const resent = sent.slice(afterReload).filter((key) => before.has(key));
@@ -165,7 +145,7 @@ describe('a batch survives a reload', () => {
     try {
       await login(other.page, server.url, 'demo', 'demo');
       await other.page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      for (const name of ['单张甲', '单张乙', '单张丙', FOLDER]) await workRow(other.page, name).waitFor({ timeout: 20_000 });
+      for (const name of ['单张甲', '单张乙', '单张丙', FOLDER]) await rowOf(other.page, name).waitFor({ timeout: 20_000 });
       await shot(other.page, 'draft-other-computer');
     } finally {
       await other.context.close();

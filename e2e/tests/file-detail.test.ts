@@ -4,32 +4,23 @@
  * and its messages, 添加文件 works on a work holding a PDF, a cancelled delete says nothing, and the
  * pages of a PDF are listed by component.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { shot } from '../support/browser.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
+import { chooseForRow } from '../support/picker.ts';
+import type { RunningServer } from '../support/server.ts';
+import { labelledImage } from '../support/upload-fixtures.ts';
 
 /** 127×89 mm at 300 dpi: a 5寸 print. */
 const PASSING = { width: 1500, height: 1051 };
 /** 152.4×102 mm at 300 dpi: too big for 5寸 (±2 mm). */
 const FAILING = { width: 1800, height: 1205 };
 const MM = 72 / 25.4;
-
-async function photo(label: string, hue: number, size: { width: number; height: number; dpi?: number }, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
-  const { width, height } = size;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <rect x="${width / 20}" y="${height / 20}" width="${width * 0.9}" height="${height * 0.9}" fill="none" stroke="#223" stroke-width="${Math.max(2, width / 150)}"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 3)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${label}</text>
-  </svg>`;
-  const img = sharp(Buffer.from(svg)).withMetadata({ density: size.dpi ?? 300 });
-  return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 85 }).toBuffer();
-}
 
 /** A PDF with one page per [width, height] in mm. */
 async function pdf(pages: Array<[number, number]>): Promise<Buffer> {
@@ -38,41 +29,15 @@ async function pdf(pages: Array<[number, number]>): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-const rowOf = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
-
 const entryOf = (page: Page, name: string): Locator =>
   page.getByRole('list', { name: '文件检查' }).locator(`[role="listitem"][aria-label="${name}"]:not([data-status="success"])`);
 
 const toasts = (page: Page, text: string | RegExp): Locator => page.locator('.ant-message-notice').filter({ hasText: text });
-const toast = (page: Page, text: string | RegExp) => toasts(page, text).first().waitFor();
-
-/** 重选产品 on a row: the product found by keyword, its options, 确定. */
-async function choose(page: Page, work: string, keyword: string, product: string, options: string[]): Promise<void> {
-  await rowOf(page, work).getByRole('button', { name: '重选产品' }).click();
-  const picker = page.getByRole('dialog', { name: '选择产品' });
-  await picker.getByLabel('搜索产品').fill(keyword);
-  await picker.getByRole('button', { name: '搜索' }).click();
-  await picker.getByRole('button', { name: product }).click();
-  const details = page.getByRole('dialog', { name: '商品详情' });
-  // The dialog may open with the last choice made, seeded once the product is there: an option is
-  // clicked until it shows chosen (a click on a chosen one deselects it).
-  for (const option of options) {
-    const button = details.getByRole('button', { name: new RegExp(`^${option}`) });
-    await expect.poll(async () => {
-      if ((await button.getAttribute('aria-pressed')) === 'true') return true;
-      await button.click();
-      return false;
-    }, { interval: 250 }).toBe(true);
-  }
-  await details.getByRole('button', { name: '确定' }).click();
-  await details.waitFor({ state: 'hidden' });
-}
 
 /** Uploads files, chooses a product for the first work and opens its 文件详情 from the failing entry. */
 async function failingDetail(page: Page, work: string, keyword: string, product: string, options: string[]): Promise<Locator> {
   await rowOf(page, work).waitFor();
-  await choose(page, work, keyword, product, options);
+  await chooseForRow(page, rowOf(page, work), { keyword, product, options });
   await rowOf(page, work).getByText('异常', { exact: true }).waitFor();
   await entryOf(page, work).getByRole('button', { name: '查看详情' }).click();
   const detail = page.getByRole('dialog', { name: '文件详情' });
@@ -94,35 +59,23 @@ describe('文件详情 and 调整尺寸', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-detail-'));
-    await writeFile(join(dir, '小图.jpg'), await photo('S', 30, { width: 100, height: 100, dpi: 72 }));
-    await writeFile(join(dir, '偏大照片.jpg'), await photo('BIG', 10, FAILING));
-    await writeFile(join(dir, '宽幅照片.jpg'), await photo('WIDE', 90, FAILING));
-    await writeFile(join(dir, '横幅照片.jpg'), await photo('PNG', 150, FAILING));
-    await writeFile(join(dir, '合格照片.jpg'), await photo('OK', 120, PASSING));
-    await writeFile(join(dir, '合格照片.png'), await photo('PNG', 200, PASSING, 'png'));
+    await writeFile(join(dir, '小图.jpg'), await labelledImage('S', 30, { width: 100, height: 100, dpi: 72 }));
+    await writeFile(join(dir, '偏大照片.jpg'), await labelledImage('BIG', 10, FAILING));
+    await writeFile(join(dir, '宽幅照片.jpg'), await labelledImage('WIDE', 90, FAILING));
+    await writeFile(join(dir, '横幅照片.jpg'), await labelledImage('PNG', 150, FAILING));
+    await writeFile(join(dir, '合格照片.jpg'), await labelledImage('OK', 120, PASSING));
+    await writeFile(join(dir, '合格照片.png'), await labelledImage('PNG', 200, PASSING, 'png'));
     await writeFile(join(dir, '单页.pdf'), await pdf([[210, 297], [148, 210]]));
     await mkdir(join(dir, '混合作品'));
     await writeFile(join(dir, '混合作品', '1.pdf'), await pdf([[210, 297], [148, 210]]));
-    await writeFile(join(dir, '混合作品', '2.jpg'), await photo('2', 250, PASSING));
+    await writeFile(join(dir, '混合作品', '2.jpg'), await labelledImage('2', 250, PASSING));
     await writeFile(join(dir, '画册.pdf'), await pdf(Array.from({ length: 20 }, (_, i): [number, number] => (i === 9 ? [210, 297] : [210, 285]))));
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    ({ context, page } = await newPage(browser));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    ({ server, browser, context, page } = await openOrderPage());
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    await shot(page, `detail-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
-    await closeLeftovers(page);
-  });
+  afterEach((ctx) => afterStep(ctx, page, 'detail'));
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => leaveOrderPage({ context, browser, server }, dir));
 
   it('cancelling a delete says nothing', async () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '小图.jpg'));

@@ -5,14 +5,16 @@
  * band; choosing a group filters the order table, a deletion changes the counts, 删除 of a group
  * removes its works; 文件详情 and the triage draw each file over its required size.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { shot } from '../support/browser.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
+import { chooseForChecked } from '../support/picker.ts';
+import type { RunningServer } from '../support/server.ts';
+import { labelledJpeg } from '../support/upload-fixtures.ts';
 
 /** Pixels of w×h mm at the dpi. */
 const mm = (w: number, h: number, dpi = 300) => ({ width: Math.round((w / 25.4) * dpi), height: Math.round((h / 25.4) * dpi), dpi });
@@ -32,17 +34,6 @@ const BATCH: Array<[string, { width: number; height: number; dpi: number }]> = [
   ['六寸', mm(152.4, 102)],
 ];
 
-async function photo(label: string, hue: number, size: { width: number; height: number; dpi: number }): Promise<Buffer> {
-  const { width, height } = size;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="hsl(${hue}, 55%, 80%)"/>
-    <rect x="30" y="30" width="${width - 60}" height="${height - 60}" fill="none" stroke="#223" stroke-width="10"/>
-    <text x="50%" y="55%" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(Math.min(width, height) / 4)}" text-anchor="middle" dominant-baseline="middle" fill="#223">${hue}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).withMetadata({ density: size.dpi }).toBuffer();
-}
-
-const rowOf = (page: Page, name: string): Locator => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) });
 const groupOf = (page: Page, label: string): Locator => page.getByRole('group', { name: label });
 /** The names of the works the order table shows (all fit in its body here). */
 const shownWorks = (page: Page) => page.getByTestId('work-name').allTextContents();
@@ -56,24 +47,13 @@ describe('文件问题汇总, drawings and the batch check', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-triage-'));
-    for (const [i, [name, size]] of BATCH.entries()) await writeFile(join(dir, `${name}.jpg`), await photo(name, i * 31, size));
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    ({ context, page } = await newPage(browser));
-    await login(page, server.url, 'demo', 'demo');
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    for (const [i, [name, size]] of BATCH.entries()) await writeFile(join(dir, `${name}.jpg`), await labelledJpeg(String(i + 1), i * 31, size));
+    ({ server, browser, context, page } = await openOrderPage());
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `triage-failed-${ctx.task.name.slice(0, 12)}`).catch(() => undefined);
-    await closeLeftovers(page);
-  });
+  afterEach((ctx) => afterStep(ctx, page, 'triage'));
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => leaveOrderPage({ context, browser, server }, dir));
 
   it('选择产品 on every row checks them with one progress bar and ends on the triage, grouped by cause and band', async () => {
     await page.getByTestId('upload-files-input').setInputFiles(BATCH.map(([name]) => join(dir, `${name}.jpg`)));
@@ -87,17 +67,7 @@ describe('文件问题汇总, drawings and the batch check', () => {
       const p = new URL(r.url()).pathname;
       if (p.startsWith('/api/sales_order/check')) calls.push(p);
     });
-    await page.getByRole('button', { name: '选择产品' }).click();
-    const picker = page.getByRole('dialog', { name: '选择产品' });
-    await picker.getByLabel('搜索产品').fill('5寸');
-    await picker.getByRole('button', { name: '搜索' }).click();
-    await picker.getByRole('button', { name: '5寸照片冲印' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    for (const option of [/^光面/, /^无边框/]) {
-      const button = details.getByRole('button', { name: option });
-      if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-    }
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForChecked(page, { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] });
 
     const progress = page.getByTestId('check-progress');
     await progress.getByText(`校验完成：共${BATCH.length}个作品，5个未通过`).waitFor();

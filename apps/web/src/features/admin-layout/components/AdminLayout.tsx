@@ -1,9 +1,6 @@
-import { ApiOutlined, AppstoreOutlined, DownloadOutlined, LogoutOutlined, ProfileOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Flex, Layout, Menu, Space, Tag, Typography, theme } from 'antd';
-import { Suspense } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
-import { FullPageSpin } from '../../../components/FullPageSpin.tsx';
-import { PORTAL_NAME } from '../../../lib/brand.ts';
+import { ApiOutlined, AppstoreOutlined, DownloadOutlined, ProfileOutlined, TeamOutlined } from '@ant-design/icons';
+import { Tag } from 'antd';
+import { PortalFrame } from '../../../components/PortalFrame.tsx';
 import { useAnyAccount, useLogout } from '../../auth/index.ts';
 
 const NAV = [
@@ -16,43 +13,7 @@ const NAV = [
 
 /** The frame of the operator console: its navigation, who is logged in, logout. */
 export function AdminLayout() {
-  const { pathname } = useLocation();
   const account = useAnyAccount();
   const logout = useLogout();
-  const { token } = theme.useToken();
-  const selected = NAV.filter((item) => pathname.startsWith(item.key)).map((item) => item.key);
-
-  return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header
-        style={{
-          display: 'flex', alignItems: 'center', gap: 24, background: token.colorBgContainer,
-          borderBottom: `1px solid ${token.colorBorderSecondary}`, paddingInline: 24, position: 'sticky', top: 0, zIndex: 10,
-        }}
-      >
-        <NavLink to="/admin/orders" style={{ display: 'flex', alignItems: 'center', gap: 8, flexShrink: 0 }}>
-          <Typography.Text strong style={{ fontSize: 16 }}>{PORTAL_NAME}</Typography.Text>
-          <Tag color="blue">操作台</Tag>
-        </NavLink>
-        <Menu
-          mode="horizontal"
-          selectedKeys={selected}
-          style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
-          items={NAV.map((item) => ({ key: item.key, icon: item.icon, label: <NavLink to={item.key}>{item.label}</NavLink> }))}
-        />
-        <Flex align="center" gap={4} style={{ flexShrink: 0 }}>
-          <Space size={6}>
-            <UserOutlined />
-            <Typography.Text data-testid="account-login">{account.data?.login}</Typography.Text>
-          </Space>
-          <Button type="link" icon={<LogoutOutlined />} onClick={logout}>退出登录</Button>
-        </Flex>
-      </Layout.Header>
-      <Layout.Content style={{ padding: 24 }}>
-        <Suspense fallback={<FullPageSpin />}>
-          <Outlet />
-        </Suspense>
-      </Layout.Content>
-    </Layout>
-  );
+  return <PortalFrame home="/admin/orders" after={<Tag color="blue">操作台</Tag>} nav={NAV} login={account.data?.login} onLogout={logout} />;
 }
