@@ -95,6 +95,10 @@ interface PageRun {
 
 async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
   await page.goto('about:blank');
+  // Each run starts from an empty batch: the page would restore the last run's batch from its draft
+  // (issue #21 item 3), its rows listed at once and the dropped files known, which timed nothing.
+  const open = await server.call<{ draft: { id: number } | null }>('GET', '/api/batch-drafts/open');
+  if (open.draft) await server.call('DELETE', `/api/batch-drafts/${open.draft.id}`);
   await page.goto(`${server.url}/batch-upload`);
   await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
   await page.waitForFunction(() => Array.from(document.querySelectorAll('button') as unknown as ArrayLike<{ textContent: string | null; disabled: boolean }>).some((b) => (b.textContent ?? '').includes('上传文件夹') && !b.disabled));
