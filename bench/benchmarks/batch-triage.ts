@@ -164,11 +164,21 @@ interface TriageRun {
   shownMs: number;
 }
 
-/** Adds `count` checked works, waits for the triage, filters to its first group, then 20 check answers arrive. */
-async function triageRun(page: Page, count: number): Promise<TriageRun> {
+/**
+ * Adds `count` checked works, waits for the triage, filters to its first group, then 20 check answers arrive.
+ * BENCH_PAGE_PROF=<dir>: the page's CPU profile of each run over 20 works (open it in Chrome DevTools).
+ */
+export async function triageRun(page: Page, count: number): Promise<TriageRun> {
   const rows = checkedWorks(count, `T${count}-`);
   await page.evaluate(() => window.__portalTest?.clearWorks());
   await page.waitForTimeout(200);
+  const profiling = process.env.BENCH_PAGE_PROF && count > 20 ? process.env.BENCH_PAGE_PROF : null;
+  const cdp = profiling ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
   const t0 = await page.evaluate((works) => {
     const probe = { tasks: [] as TaskEntry[], observer: new PerformanceObserver((list) => probe.tasks.push(...list.getEntries())) };
     probe.observer.observe({ type: 'longtask', buffered: false });
@@ -203,6 +213,12 @@ async function triageRun(page: Page, count: number): Promise<TriageRun> {
     probe.observer.disconnect();
     return probe.tasks.map((t) => t.duration);
   });
+  if (cdp && profiling) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await mkdir(profiling, { recursive: true });
+    await writeFile(path.join(profiling, `triage-${count}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
   return { longestMs: Math.max(0, ...tasks), longTasks: tasks.length, shownMs };
 }
 

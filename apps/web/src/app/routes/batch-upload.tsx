@@ -1,6 +1,8 @@
 import type { OrderLocation } from '@portal/contract/api';
+import type { FixKind } from '@portal/contract/bulk-fix';
+import type { TriageGroup } from '@portal/contract/triage';
 import { Card, Flex, Space, Typography } from 'antd';
-import { useCallback, useEffect, useMemo } from 'react';
+import { memo, useCallback, useEffect, useMemo, type ComponentProps } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
@@ -46,6 +48,19 @@ function RowAddress({ uuid }: { uuid: string }) {
 }
 const renderAddress = (uuid: string) => <RowAddress uuid={uuid} />;
 
+const NOT_IN_TRIAGE: readonly FixKind[] = ['delete'];
+/** A triage group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用); its own 删除 removes whole works. Renders again only when the group changes. */
+const GroupFixes = memo(function GroupFixes({ group }: { group: TriageGroup }) {
+  const files = useMemo(() => group.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath })), [group]);
+  return <BulkFixActions without={NOT_IN_TRIAGE} files={files} />;
+});
+const renderGroupFixes = (group: TriageGroup) => <GroupFixes group={group} />;
+
+/** The order table, filtered to the triage's chosen group: a change of the filter renders the table, not the page. */
+function OrderTable(props: Omit<ComponentProps<typeof WorksTable>, 'onlyUuids'>) {
+  const onlyUuids = useTriageFilter();
+  return <WorksTable {...props} onlyUuids={onlyUuids} />;
+}
 
 /**
  * The batch upload order page. It waits for the hub: batchAddressParsing decides the delivery
@@ -89,7 +104,6 @@ export function BatchUploadRoute() {
   );
   // A check of several works ends on the triage (issue #20 item 5).
   useEffect(() => checkFlowOf(batch).onBatchChecked(() => revealTriage(batch)), [batch]);
-  const onlyUuids = useTriageFilter();
   useEffect(() => {
     // Only the e2e build (and the dev server) holds the test hook: the production build folds this to nothing.
     if (import.meta.env.DEV || import.meta.env.MODE === 'e2e') installTestHook(batch);
@@ -107,7 +121,7 @@ export function BatchUploadRoute() {
       <SuggestPanel />
       {/* Each group's fixes (裁切填充, 留白适配, 旋转, 批量确认使用) open 批量修复 for the group's files; the
           group's own 删除 removes its works. */}
-      <TriagePanel renderActions={(g) => <BulkFixActions without={['delete']} files={g.files.map((f) => ({ workUuid: f.workUuid, filePath: f.row.itemPath }))} />} />
+      <TriagePanel renderActions={renderGroupFixes} />
       <Card
         size="small"
         title="订单列表"
@@ -125,7 +139,7 @@ export function BatchUploadRoute() {
         styles={{ body: { padding: 0 } }}
       >
         <TriageFilterBar />
-        <WorksTable renderAddress={batchAddressParsing ? renderAddress : undefined} onReselect={onReselect} onlyUuids={onlyUuids} />
+        <OrderTable renderAddress={batchAddressParsing ? renderAddress : undefined} onReselect={onReselect} />
       </Card>
       <Card size="small">
         <Footer submitting={submit.checking} onSubmit={() => void submit.submit()} />

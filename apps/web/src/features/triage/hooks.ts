@@ -1,17 +1,40 @@
 import { triage, type TriageGroup } from '@portal/contract/triage';
 import { useCallback, useMemo } from 'react';
 import { useStore } from '../../lib/external-store.ts';
-import { useBatch, useWorks, type WorksState } from '../batch/index.ts';
+import { useBatch, useWorks, type WorkRow, type WorksState } from '../batch/index.ts';
 import { triageStateOf } from './state.ts';
 
+const sameList = <T>(a: readonly T[] | null, b: readonly T[] | null) =>
+  a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
+
+const triaged = new WeakMap<readonly WorkRow[], TriageGroup[]>();
+let last: TriageGroup[] = [];
+
 /**
- * The triage of the page's batch, derived from its rows: a row's issues are worked out once per check
- * answer (contract triage.ts remembers them by the answer object), so a change to one of 2,000 rows
- * costs a walk over the rows, not a new classification of every file.
+ * The triage of the batch's rows, worked out once per rows array however many parts of the page ask
+ * (the panel, the filter bar, the table's filter). A row's issues are remembered per check answer
+ * (contract triage.ts), so a change costs one walk over the rows; a group whose files did not change
+ * keeps its object, so its row in the panel (memo) does not render again.
  */
+export function triageOf(rows: readonly WorkRow[]): TriageGroup[] {
+  let groups = triaged.get(rows);
+  if (!groups) {
+    const before = new Map(last.map((g) => [g.key, g]));
+    groups = triage(rows).map((g) => {
+      const old = before.get(g.key);
+      return old && sameList(old.files, g.files) && sameList(old.workUuids, g.workUuids) ? old : g;
+    });
+    triaged.set(rows, groups);
+    last = groups;
+  }
+  return groups;
+}
+
+const selectGroups = (s: WorksState) => triageOf(s.rows);
+
+/** The triage of the page's batch, derived from its rows; re-renders only when a group changes. */
 export function useTriageGroups(): TriageGroup[] {
-  const rows = useWorks((s) => s.rows);
-  return useMemo(() => triage(rows), [rows]);
+  return useWorks(selectGroups, sameList);
 }
 
 /** The chosen group (null: none, or it has emptied). */
@@ -22,17 +45,14 @@ export function useChosenGroup(): TriageGroup | null {
   return key === null ? null : (groups.find((g) => g.key === key) ?? null);
 }
 
-const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
-  a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
-
 /**
- * The works the order table shows while a group is chosen; null: every work. The page calls it: it
- * re-renders only when the group's works change, not on every change to a row (nor at all with no group chosen).
+ * The works the order table shows while a group is chosen; null: every work. It re-renders its
+ * component only when the group's works change, not on every change to a row (nor at all with no group chosen).
  */
 export function useTriageFilter(): ReadonlySet<string> | null {
   const batch = useBatch();
   const key = useStore(triageStateOf(batch), (s) => s.chosenKey);
-  const select = useCallback((s: WorksState) => (key === null ? null : (triage(s.rows).find((g) => g.key === key)?.workUuids ?? null)), [key]);
+  const select = useCallback((s: WorksState) => (key === null ? null : (triageOf(s.rows).find((g) => g.key === key)?.workUuids ?? null)), [key]);
   const uuids = useWorks(select, sameList);
   return useMemo(() => (uuids ? new Set(uuids) : null), [uuids]);
 }

@@ -1,7 +1,8 @@
 import { FIX_LABELS, FixKind } from '@portal/contract/bulk-fix';
 import { Button, Space } from 'antd';
-import { useMemo } from 'react';
-import { useWorks } from '../../batch/index.ts';
+import { useCallback, useMemo } from 'react';
+import { shallowEqual } from '../../../lib/external-store.ts';
+import { rowByUuid, useWorks, type WorkRow, type WorksState } from '../../batch/index.ts';
 import { openBulkFix } from '../dialog.ts';
 import { targetsOf } from '../lib/targets.ts';
 
@@ -17,11 +18,13 @@ export function BulkFixActions({ files, onDone, size = 'small', without = [] }: 
   /** Fixes not to offer here (the triage has its own 删除, of whole works). */
   without?: readonly FixKind[];
 }) {
-  const rows = useWorks((s) => s.rows);
+  // Only the rows of these files' works: a change to another row of the batch does not render this again.
+  const works = useMemo(() => [...new Set(files.map((f) => f.workUuid))], [files]);
+  const select = useCallback((s: WorksState) => works.map((u) => rowByUuid(s, u)).filter((r): r is WorkRow => r !== undefined), [works]);
+  const rows = useWorks(select, shallowEqual);
   const targets = useMemo(() => {
     const wanted = new Set(files.map((f) => `${f.workUuid}\n${f.filePath}`));
-    const works = new Set(files.map((f) => f.workUuid));
-    return targetsOf(rows.filter((r) => works.has(r.uuid))).filter((t) => wanted.has(`${t.workUuid}\n${t.filePath}`));
+    return targetsOf(rows).filter((t) => wanted.has(`${t.workUuid}\n${t.filePath}`));
   }, [files, rows]);
   const kinds = FixKind.options.filter((k) => !without.includes(k) && targets.some((t) => t.kinds.includes(k)));
   if (kinds.length === 0) return null;

@@ -18,13 +18,32 @@ export async function suggestProducts(workUuids: readonly string[], signal?: Abo
   return out;
 }
 
-/** The suggestions of the works (none asked for an empty list); kept while the same works are asked again. */
+const KEEP_MS = 60_000;
+/** Answers already had, per work, for KEEP_MS: a batch that grows by a parse at a time asks only about its new works. */
+const answered = new Map<string, { at: number; suggestions: ProductSuggestion[] }>();
+
+/**
+ * The suggestions of the works (none asked for an empty list); kept while the same works are asked again.
+ * Only the works without a recent answer are sent: 300 folders parsed one after another asked about
+ * 1, 2, … 300 works before (45,000 works' suggestions worked out for 300).
+ */
 export function useSuggestions(workUuids: readonly string[]) {
   return useQuery({
     queryKey: ['suggestProducts', workUuids],
-    queryFn: ({ signal }) => suggestProducts(workUuids, signal),
+    queryFn: async ({ signal }) => {
+      const now = Date.now();
+      const fresh = (uuid: string) => (answered.get(uuid)?.at ?? -Infinity) > now - KEEP_MS;
+      const missing = workUuids.filter((uuid) => !fresh(uuid));
+      if (missing.length > 0) for (const [uuid, suggestions] of await suggestProducts(missing, signal)) answered.set(uuid, { at: now, suggestions });
+      const out = new Map<string, ProductSuggestion[]>();
+      for (const uuid of workUuids) {
+        const hit = answered.get(uuid);
+        if (hit) out.set(uuid, hit.suggestions);
+      }
+      return out;
+    },
     enabled: workUuids.length > 0,
-    staleTime: 60_000,
+    staleTime: KEEP_MS,
     placeholderData: (previous) => previous,
   });
 }

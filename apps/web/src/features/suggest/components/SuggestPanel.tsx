@@ -3,13 +3,15 @@ import { MSG } from '@portal/contract/messages';
 import { App, Button, Card, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useAccount } from '../../auth/index.ts';
-import { useBatch, useWorks, type WorkRow } from '../../batch/index.ts';
+import { shallowEqual } from '../../../lib/external-store.ts';
+import { useBatch, useWorks, type WorkRow, type WorksState } from '../../batch/index.ts';
 import { checkFlowOf } from '../../file-check/index.ts';
 import { useSuggestions } from '../api/suggest-products.ts';
 import { groupsToApply, suggestionLabel } from '../lib/apply.ts';
 
 /** A work without a product: parsed, never checked against a SKU. */
 const isUnmatched = (r: WorkRow) => r.state === 'unmatch' && r.productId == null;
+const selectUnmatched = (s: WorksState) => s.rows.filter(isUnmatched);
 
 function SuggestionCell({ list }: { list: readonly ProductSuggestion[] | undefined }) {
   if (!list) return <Typography.Text type="secondary">计算中…</Typography.Text>;
@@ -39,8 +41,8 @@ export function SuggestPanel() {
   const { message } = App.useApp();
   const batch = useBatch();
   const customerHubId = useAccount().data?.customerHubId;
-  const rows = useWorks((s) => s.rows);
-  const unmatched = useMemo(() => rows.filter(isUnmatched), [rows]);
+  // Re-renders when the works without a product change, not on every change to a row.
+  const unmatched = useWorks(selectUnmatched, shallowEqual);
   const uuids = useMemo(() => unmatched.map((r) => r.uuid).sort(), [unmatched]);
   const suggestions = useSuggestions(uuids);
 

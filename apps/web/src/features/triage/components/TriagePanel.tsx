@@ -2,7 +2,7 @@ import { ExclamationCircleFilled } from '@ant-design/icons';
 import type { TriageCause, TriageFile, TriageGroup } from '@portal/contract/triage';
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Card, Flex, Popconfirm, Tag, Tooltip, Typography, theme } from 'antd';
-import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '../../../lib/external-store.ts';
 import { mapPooled } from '../../../lib/pool.ts';
 import { useBatch, type WorkRow } from '../../batch/index.ts';
@@ -69,7 +69,8 @@ const Sample = memo(function Sample({ file, drawn }: { file: TriageFile; drawn: 
   );
 });
 
-function GroupRow({ group, chosen, renderActions }: { group: TriageGroup; chosen: boolean; renderActions?: TriagePanelProps['renderActions'] }) {
+/** One group; renders again only when its files change or it is chosen (the triage keeps an unchanged group's object). */
+const GroupRow = memo(function GroupRow({ group, chosen, renderActions }: { group: TriageGroup; chosen: boolean; renderActions?: TriagePanelProps['renderActions'] }) {
   const batch = useBatch();
   const { message } = App.useApp();
   const { token } = theme.useToken();
@@ -149,7 +150,7 @@ function GroupRow({ group, chosen, renderActions }: { group: TriageGroup; chosen
       </Flex>
     </Flex>
   );
-}
+});
 
 /**
  * 文件问题汇总 (issue #20 item 1): the batch's failing and warned files grouped by cause and size of
@@ -171,8 +172,8 @@ export function TriagePanel({ renderActions }: TriagePanelProps) {
   useEffect(() => {
     if (chosenGone) chooseTriageGroup(batch, null);
   }, [batch, chosenGone]);
+  const files = useMemo(() => new Set(groups.flatMap((g) => g.files.map((f) => `${f.workUuid}:${f.row.itemPath}:${f.row.page ?? 0}`))).size, [groups]);
   if (groups.length === 0) return null;
-  const files = new Set(groups.flatMap((g) => g.files.map((f) => `${f.workUuid}:${f.row.itemPath}:${f.row.page ?? 0}`))).size;
   return (
     // Below the page's sticky header.
     <div ref={ref} style={{ scrollMarginTop: 72 }}>
