@@ -21,14 +21,15 @@ import { checkFile, findSku, parseWorks, type ParsedWork, type Sku } from '../li
 
 const FOLDER = '裁切';
 /** A 12-megapixel phone photo. */
-const WIDTH = 4000;
-const HEIGHT = 3000;
+export const WIDTH = 4000;
+export const HEIGHT = 3000;
 const POLL_MS = 100;
 
 /** Different pictures among the photos (each photo is one of them, under its own name). */
 const VARIANTS = 5;
 
-async function photos(count: number): Promise<BatchFile[]> {
+/** The benchmark's photos (also measured bare by tools/fill-cost.ts). */
+export async function photos(count: number): Promise<BatchFile[]> {
   // Noise blurred and scaled up: decodes and encodes like a photo (texture everywhere), not like one flat colour.
   const base = await sharp({ create: { width: WIDTH / 8, height: HEIGHT / 8, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
     .blur(1).resize(WIDTH, HEIGHT).png({ compressionLevel: 1 }).toBuffer();

@@ -11,11 +11,14 @@ export const formatOf = (rel: string): ImageFormat => (rel.toLowerCase().endsWit
 /** The picture as displayed: EXIF orientation applied (and the tag reset). A damaged file fails on the first error. */
 export const orientedImage = (src: string | Buffer) => sharp(src, { failOn: 'error' }).rotate();
 
-/** Encodes in the input's format; `density` null keeps the colour profile and states no density (as the input did). */
-export function encode(img: Sharp, format: ImageFormat, density: number | null): Promise<Buffer> {
+/** Sets the output: the input's format; `density` null keeps the colour profile and states no density (as the input did). */
+function encoder(img: Sharp, format: ImageFormat, density: number | null): Sharp {
   const withMeta = density !== null ? img.withMetadata({ density }) : img.keepIccProfile();
-  return (format === 'png' ? withMeta.png() : withMeta.jpeg({ quality: 95, chromaSubsampling: '4:4:4' })).toBuffer();
+  return format === 'png' ? withMeta.png() : withMeta.jpeg({ quality: 95, chromaSubsampling: '4:4:4' });
 }
+
+/** Encodes in the input's format (see encoder). */
+export const encode = (img: Sharp, format: ImageFormat, density: number | null): Promise<Buffer> => encoder(img, format, density).toBuffer();
 
 /** cropImg: turns the displayed picture by `rotation`, then cuts `rect` (pixels of the turned picture). */
 export async function cropImage(src: string, o: { rotation: 0 | 90 | 180 | 270; rect: { left: number; top: number; width: number; height: number }; format: ImageFormat; density: number | null }) {
@@ -42,19 +45,20 @@ function pipeline(src: string, fix: Exclude<FixPixels, { kind: 'rotate' }>, scal
   return img.resize(w(fix.width), w(fix.height), { fit: 'contain', background: { r: 255, g: 255, b: 255, alpha: 1 } }).flatten({ background: '#ffffff' });
 }
 
-/** The fixed file's bytes, in its own format, stating `density`. */
-export async function fixImage(src: string, fix: FixPixels, format: ImageFormat, density: number): Promise<Buffer> {
-  // The turn after the orientation needs a second pipeline: sharp applies one rotation per pipeline.
-  if (fix.kind === 'rotate') return encode(sharp(await orientedImage(src).toBuffer()).rotate(90), format, density);
-  return encode(pipeline(src, fix, 1), format, density);
+/**
+ * The fixed file's bytes, in its own format, stating `density`, and its size in pixels: one pipeline from the
+ * file to the bytes (a quarter turn too: sharp turns by the angle after the EXIF orientation), whose own
+ * account of what it wrote is the fixed file's size, so nothing reads the new file back.
+ */
+export async function fixImage(src: string, fix: FixPixels, format: ImageFormat, density: number): Promise<{ bytes: Buffer; width: number; height: number }> {
+  const img = fix.kind === 'rotate' ? orientedImage(src).rotate(90) : pipeline(src, fix, 1);
+  const { data, info } = await encoder(img, format, density).toBuffer({ resolveWithObject: true });
+  return { bytes: data, width: info.width, height: info.height };
 }
 
 /** A small JPEG of the fix's result (long side `maxSide`) for the sample shown before applying. */
 export async function fixSample(src: string, fix: FixPixels, maxSide: number): Promise<Buffer> {
-  if (fix.kind === 'rotate') {
-    const turned = await orientedImage(src).resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true }).toBuffer();
-    return sharp(turned).rotate(90).jpeg({ quality: 80 }).toBuffer();
-  }
+  if (fix.kind === 'rotate') return orientedImage(src).rotate(90).resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
   const scale = Math.min(1, maxSide / Math.max(fix.width, fix.height));
   return pipeline(src, fix, scale).jpeg({ quality: 80 }).toBuffer();
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { availableParallelism } from 'node:os';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { MSG, type BulkFixResult, type FillPosition, type FixDone, type FixedWork, type FixItem, type FixPlanRow, type FixSample, type ResolutionAcceptance } from '@portal/contract';
 import type { Db } from '../db/client.ts';
@@ -7,7 +8,8 @@ import { fileFixes, storedFiles, works, type WorkFile } from '../db/schema/index
 import type { FileCheckRow } from '../domain/check.ts';
 import { planFix, type FixPlan } from '../domain/fix-plan.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { DENSITY_RULE, readImageMeta } from '../media/image.ts';
+import { DENSITY_RULE } from '../media/image.ts';
+import sharp from '../media/sharp.ts';
 import { fixImage, fixSample, formatOf, type FixPixels } from '../media/transform.ts';
 import type { TaskContext } from '../jobs/runner.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -17,8 +19,14 @@ import type { PreviewService } from './previews.ts';
 
 export type BulkFixJob = { items: FixItem[]; position: FillPosition };
 
-/** Pictures made at once: sharp works on its own threads, so a few at a time keep both cores busy without holding many decoded images. */
-const FIX_CONCURRENCY = 4;
+/**
+ * Pictures made at once: as many as the cores hold pipelines of sharp's threads (sharp.concurrency, 1 with glibc's
+ * allocator). More at once only share the same cores, hold more decoded pictures and take the libuv threads the
+ * server's file calls need (sharp works on that pool too).
+ */
+const FIX_CONCURRENCY = Math.max(1, Math.floor(availableParallelism() / sharp.concurrency()));
+/** Stored files inserted per statement. */
+const ROWS_PER_INSERT = 500;
 /** Works checked at once (as the check's own FILE_CONCURRENCY). */
 const CHECK_CONCURRENCY = 4;
 /** Samples shown before applying, and their long side in pixels. */
@@ -114,22 +122,22 @@ export function createBulkFixService(deps: {
   const pixelsOf = (p: FixPlan, position: FillPosition): FixPixels | null =>
     !p.pixels ? null : p.pixels.kind === 'rotate' ? p.pixels : p.pixels.kind === 'fill' ? { ...p.pixels, kind: 'fill', position } : { ...p.pixels, kind: 'fit' };
 
-  /** Makes one fixed picture as a new stored file; its metadata is read back from the written bytes. */
+  /**
+   * Writes one fixed picture as a new file; what it is (its pixels as sharp wrote them, the density stated)
+   * comes back for the stored file's row, which the work's transaction inserts with the work's other fixes.
+   */
   async function makeFixed(hubId: number, p: Planned, fixId: string, position: FillPosition) {
     const newPath = `fixes/${fixId}/${p.file.fileName}`;
-    let bytes: Buffer;
+    const dpi = p.plan.after!.dpi;
+    let fixed: Awaited<ReturnType<typeof fixImage>>;
     try {
-      bytes = await fixImage(store.localPath(hubId, p.item.filePath), pixelsOf(p.plan, position)!, formatOf(p.item.filePath), p.plan.after!.dpi);
+      fixed = await fixImage(store.localPath(hubId, p.item.filePath), pixelsOf(p.plan, position)!, formatOf(p.item.filePath), dpi);
     } catch {
       // sharp could not read the picture (damaged past its header): the file is left as it is.
       return null;
     }
-    const size = await store.write(hubId, newPath, bytes);
-    const m = await readImageMeta(store.localPath(hubId, newPath));
-    const meta = { width: m.width, height: m.height, dpi: m.dpi, dpiStated: m.dpiStated, dpiRule: DENSITY_RULE, intact: true };
-    await db.insert(storedFiles).values({ hubId, path: newPath, kind: 'image', size, meta })
-      .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { size, meta } });
-    return { newPath, width: m.width, height: m.height, dpi: m.dpi };
+    const size = await store.write(hubId, newPath, fixed.bytes);
+    return { newPath, width: fixed.width, height: fixed.height, dpi, size };
   }
 
   /** Checks works again against their SKUs and stores the outcome; a work without a SKU stays as it is. */
@@ -199,7 +207,7 @@ export function createBulkFixService(deps: {
       const already = new Map((await db.select().from(fileFixes).where(and(eq(fileFixes.hubId, hubId), eq(fileFixes.taskId, ctx.taskId)))).map((f) => [f.id, f]));
 
       const out: FixDone[] = planned.map((p) => ({ ...planRow(p), fixId: null, newPath: null }));
-      const made = new Map<number, { newPath: string; width: number; height: number; dpi: number }>();
+      const made = new Map<number, NonNullable<Awaited<ReturnType<typeof makeFixed>>>>();
       await pLimit(FIX_CONCURRENCY).map(planned, async (p) => {
         const before = already.get(fixIdOf(p));
         if (p.plan.ok && p.plan.pixels && !before) {
@@ -210,7 +218,7 @@ export function createBulkFixService(deps: {
         ctx.progress(++done, total);
       });
 
-      // Each work's files, changed in one statement per work, with the fixes' records.
+      // Each work's files, changed in one statement per work, with the fixed files' rows and the fixes' records.
       for (const uuid of workIds) {
         const mine = planned.filter((p) => p.work.uuid === uuid && out[p.index]!.ok);
         if (mine.length === 0) continue;
@@ -220,6 +228,7 @@ export function createBulkFixService(deps: {
           const files = [...w.files];
           let accepted = [...(w.resolutionAccepted ?? [])];
           const records: Array<typeof fileFixes.$inferInsert> = [];
+          const newFiles: Array<typeof storedFiles.$inferInsert> = [];
           for (const p of mine) {
             const fixId = fixIdOf(p);
             const prior = already.get(fixId);
@@ -247,9 +256,15 @@ export function createBulkFixService(deps: {
               const m = made.get(p.index)!;
               fixedPath = m.newPath;
               files[at] = { ...files[at]!, filePath: m.newPath, width: m.width, height: m.height, dpi: m.dpi };
+              newFiles.push({ hubId, path: m.newPath, kind: 'image', size: m.size,
+                meta: { width: m.width, height: m.height, dpi: m.dpi, dpiStated: true, dpiRule: DENSITY_RULE, intact: true } });
             }
             records.push({ id: fixId, hubId, taskId: ctx.taskId, workUuid: uuid, kind: p.item.kind, filePath: p.item.filePath, fixedPath, detail });
             out[p.index] = { ...out[p.index]!, fixId, newPath: fixedPath };
+          }
+          for (let i = 0; i < newFiles.length; i += ROWS_PER_INSERT) {
+            await tx.insert(storedFiles).values(newFiles.slice(i, i + ROWS_PER_INSERT))
+              .onConflictDoUpdate({ target: [storedFiles.hubId, storedFiles.path], set: { size: sql`excluded.size`, meta: sql`excluded.meta` } });
           }
           if (records.length) await tx.insert(fileFixes).values(records).onConflictDoNothing();
           await tx.update(works).set({ files, pageCount: files.reduce((s, f) => s + f.pages, 0), resolutionAccepted: accepted.length ? accepted : null }).where(eq(works.uuid, uuid));

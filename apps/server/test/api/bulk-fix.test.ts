@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { and, eq } from 'drizzle-orm';
 import type { BulkFixPreviewAnswer, BulkFixResult, BulkFixTaskAnswer, BulkFixUndoAnswer, CheckFileAnswer } from '@portal/contract';
-import { productComponents, products, salesOrders, works } from '../../src/db/schema/index.ts';
+import { productComponents, products, salesOrders, storedFiles, works } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { corpusFile } from '../helpers/corpus.ts';
@@ -18,6 +18,19 @@ import { uploadFile } from '../helpers/upload.ts';
 /** A JPEG of w×h px at the dpi: a coloured field with a darker block in its middle. */
 const photo = (w: number, h: number, dpi = 300, colour = '#cc3322') =>
   sharp({ create: { width: w, height: h, channels: 3, background: colour } }).jpeg({ quality: 90 }).withMetadata({ density: dpi }).toBuffer();
+
+/** A JPEG of w×h px at the dpi with texture everywhere (blurred noise), as a photo: a lossy copy made on the way shows. */
+const textured = async (w: number, h: number, dpi = 300) =>
+  sharp({ create: { width: Math.round(w / 5), height: Math.round(h / 5), channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .resize(w, h).jpeg({ quality: 90 }).withMetadata({ density: dpi }).toBuffer();
+/** Mean absolute difference of two pictures' decoded samples (0-255). */
+const difference = async (a: Buffer, b: Buffer) => {
+  const [x, y] = await Promise.all([sharp(a).raw().toBuffer(), sharp(b).raw().toBuffer()]);
+  expect(x.length).toBe(y.length);
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += Math.abs(x[i]! - y[i]!);
+  return sum / x.length;
+};
 
 type Work = { uuid: string; articleName: string; filePath: string; files: Array<{ fileName: string; filePath: string }> };
 type Item = { workUuid: string; filePath: string; kind: string };
@@ -107,6 +120,43 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     expect((await undo({ fixIds: [fixed.fixId!] })).status).toBe(404);
   });
 
+  it('裁切填充 of many files of one work in one task: each fixed file is stored as its own bytes read (PNG, EXIF-turned, low resolution)', async () => {
+    const png = await sharp({ create: { width: 1800, height: 1205, channels: 3, background: '#2255aa' } }).png().withMetadata({ density: 300 }).toBuffer();
+    // Stored 1205×1800 and turned by EXIF orientation 6: shown 1800×1205.
+    const turned = await sharp({ create: { width: 1205, height: 1800, channels: 3, background: '#33aa55' } }).jpeg({ quality: 90 }).withMetadata({ density: 300, orientation: 6 }).toBuffer();
+    const files: Array<[string, Buffer]> = [['一批/a.jpg', await photo(1800, 1205)], ['一批/b.png', png], ['一批/c.jpg', turned], ['一批/d.jpg', await photo(1000, 700, 200)]];
+    for (let i = 0; i < 4; i++) files.push([`一批/e${i}.jpg`, await photo(2400, 1700, 300, '#aa8833')]);
+    const w = await work(files);
+    expect((await check(w, photo5)).state).toBe(400);
+    const done = await apply(w.files.map((f) => ({ workUuid: w.uuid, filePath: f.filePath, kind: 'fill' })));
+    expect(done.status).toBe('finished');
+    expect(done.progress.done).toBe(done.progress.total);
+    expect(done.result.items.every((i) => i.ok && i.newPath)).toBe(true);
+    // One work, checked once after all its files: 分辨率异常 for the 200 dpi photo, which a fill does not hide.
+    expect(done.result.works).toEqual([{ uuid: w.uuid, state: 'dpiAbnormal', checked: true }]);
+    const after = await stored(w.uuid);
+    expect(after.files.map((f) => f.filePath)).toEqual(done.result.items.map((i) => i.newPath));
+    for (const item of done.result.items) {
+      const bytes = Buffer.from(await (await raw(item.newPath!)).arrayBuffer());
+      const m = await sharp(bytes).metadata();
+      expect(m.format).toBe(item.filePath.endsWith('.png') ? 'png' : 'jpeg');
+      expect([m.width, m.height, m.density, m.orientation ?? 1]).toEqual([item.after!.widthPx, item.after!.heightPx, item.after!.dpi, 1]);
+      // What the server keeps of the fixed file is what its bytes say: the next check and the order read it.
+      const [row] = await t.db.db.select().from(storedFiles).where(and(eq(storedFiles.hubId, 1), eq(storedFiles.path, item.newPath!)));
+      expect(row).toMatchObject({ kind: 'image', size: bytes.length });
+      expect(row!.meta).toMatchObject({ width: m.width, height: m.height, dpi: m.density, dpiStated: true, intact: true });
+      expect(after.files.find((f) => f.filePath === item.newPath)).toMatchObject({ width: m.width, height: m.height, dpi: m.density });
+    }
+    const byName = (n: string) => done.result.items.find((i) => i.fileName === n)!;
+    for (const n of ['a.jpg', 'b.png', 'c.jpg', 'e0.jpg']) expect(byName(n)).toMatchObject({ stillWarned: false, after: { widthPx: 1500, heightPx: 1051, dpi: 300 } });
+    // 1000×700 px at 200 dpi covers 127×89 mm at 199 dpi at most.
+    expect(byName('d.jpg')).toMatchObject({ stillWarned: true, after: { widthPx: 995, heightPx: 697, dpi: 199 } });
+    // Undo of the whole task points the work back to every original.
+    const u = (await (await undo({ taskId: done.taskId })).json()) as BulkFixUndoAnswer;
+    expect(u.message.undone).toHaveLength(files.length);
+    expect((await stored(w.uuid)).files.map((f) => f.filePath)).toEqual(w.files.map((f) => f.filePath));
+  });
+
   it('a low-resolution file stays warned after 裁切填充: its pixels are never scaled up', async () => {
     // 600×420 px: 50.8×35.6 mm at 300 dpi, far below 5寸; filled to 127×89 mm it gives 119 dpi.
     const w = await work([['小图.jpg', await photo(600, 420)]]);
@@ -145,7 +195,8 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
   });
 
   it('旋转 turns a photo whose only problem is its orientation, and only that', async () => {
-    const w = await work([['竖放.jpg', await photo(1205, 1800)]]);
+    const original = await textured(1205, 1800);
+    const w = await work([['竖放.jpg', original]]);
     expect((await check(w, photo6)).state).toBe(400);
     const small = await work([['小.jpg', await photo(600, 400)]]);
     await check(small, photo6);
@@ -160,6 +211,9 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const done = await apply([{ workUuid: w.uuid, filePath: w.files[0]!.filePath, kind: 'rotate' }]);
     expect(done.result.works[0]!.state).toBe('match');
     expect(await pixels(done.result.items[0]!.newPath!)).toMatchObject({ width: 1800, height: 1205, density: 300 });
+    // The original turned and written once (JPEG at quality 95): no lossy copy of it made on the way.
+    const turned = Buffer.from(await (await raw(done.result.items[0]!.newPath!)).arrayBuffer());
+    expect(await difference(turned, await sharp(original).rotate(90).png().toBuffer())).toBeLessThan(3);
   });
 
   it('批量确认使用 accepts resolution warnings, keeps them with the work and its order, and undo withdraws them', async () => {
