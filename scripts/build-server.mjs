@@ -32,12 +32,18 @@ if (!process.argv.includes('--if-stale') || builtAt === 0 || sources.some((s) =>
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Every npm package but our own (contract, measure: TypeScript source, which plain Node cannot load).
+    // Every npm package but our own (contract, measure: TypeScript source, which plain Node cannot load),
+    // found as their package.json exports say: `@portal/x` is src/index.ts, `@portal/x/y` src/y.ts.
     packages: 'external',
-    alias: {
-      '@portal/contract': path.join(root, 'packages/contract/src/index.ts'),
-      '@portal/measure': path.join(root, 'packages/measure/src/index.ts'),
-    },
+    plugins: [{
+      name: 'portal-workspaces',
+      setup(b) {
+        b.onResolve({ filter: /^@portal\/(contract|measure)(\/[\w-]+)?$/ }, (args) => {
+          const [, name, sub] = /^@portal\/(contract|measure)(?:\/([\w-]+))?$/.exec(args.path);
+          return { path: path.join(root, 'packages', name, 'src', `${sub ?? 'index'}.ts`) };
+        });
+      },
+    }],
     logLevel: 'warning',
   });
   // Written aside and renamed into place: test processes that start servers at the same time (the

@@ -1,1 +1,2 @@
 export * from './image.ts';
+export * from './check.ts';
