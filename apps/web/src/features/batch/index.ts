@@ -4,7 +4,8 @@
  */
 export { createBatch, perBatch, type Batch } from './batch.ts';
 export { BatchProvider, useBatch, useCheckEntries, usePreflight, useUploadState, useWorks } from './BatchProvider.tsx';
-export type { PreflightFile, PreflightItem, PreflightState } from './preflight.ts';
+export { isPreflightKey, PREFLIGHT_PREFIX, preflightVerdict } from './preflight.ts';
+export type { PreflightChoice, PreflightFile, PreflightItem, PreflightState, PreflightVerdict } from './preflight.ts';
 export { isProblemStatus, removableIds, selectHasPendingEntries, selectHasProblems } from './check-entries.ts';
 export type { CheckEntriesState, CheckEntry, CheckEntryPhase, CheckEntryRetry, NewCheckEntry } from './check-entries.ts';
 export { failedFilesOf, selectIsUploading, selectItem, selectOverall } from './uploads.ts';

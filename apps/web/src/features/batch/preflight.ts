@@ -7,8 +7,26 @@
  * Invariants: `keys` holds each item key of `items` once, in pick order; an item leaves when its parse
  * has answered (success or failure) or its entry is removed; a measure names a file of an item present.
  */
-import type { ImageMeasure } from '@portal/measure';
+import type { WorkState } from '@portal/contract/enums';
+import { checkWork, type CheckComponent, type CheckItem, type ImageMeasure, type PageRule } from '@portal/measure';
 import { createStore, type Store } from '../../lib/external-store.ts';
+import type { WorkProduct } from './works.ts';
+
+/** The order table's key of an item's preflight row (WorkRow uuids never start so). */
+export const PREFLIGHT_PREFIX = 'preflight:';
+export const isPreflightKey = (uuid: string) => uuid.startsWith(PREFLIGHT_PREFIX);
+
+/**
+ * The SKU chosen for an item still uploading, with what the check needs of it (the product details'
+ * components and page rule): the provisional verdict is checked against it, and the item's works get it
+ * (and the server's check) when its parse answers.
+ */
+export interface PreflightChoice {
+  product: WorkProduct;
+  customerHubId: number;
+  components: CheckComponent[];
+  pages: PageRule & { check: boolean };
+}
 
 export interface PreflightFile {
   id: string;
@@ -24,12 +42,40 @@ export interface PreflightItem {
   name: string;
   isFolder: boolean;
   files: readonly PreflightFile[];
+  choice?: PreflightChoice;
 }
 
 export interface PreflightState {
   keys: readonly string[];
   items: Readonly<Record<string, PreflightItem>>;
 }
+
+/**
+ * The provisional verdict of an item against its chosen SKU, by the server's check rules
+ * (@portal/measure checkWork) over the browser's measures: 'measuring' until every image is
+ * measured, 'server' when only the server can judge (a PDF, a zip, a header without a size).
+ */
+export type PreflightVerdict =
+  | { state: 'none' | 'measuring' | 'server' }
+  | { state: WorkState; messages: readonly string[] };
+
+export function preflightVerdict(item: PreflightItem): PreflightVerdict {
+  const { choice } = item;
+  if (!choice) return { state: 'none' };
+  if (item.files.some((f) => f.unmeasured || f.measure === null)) return { state: 'server' };
+  if (item.files.some((f) => f.measure === undefined)) return { state: 'measuring' };
+  const items: CheckItem[] = item.files.map((f) => {
+    const m = f.measure as ImageMeasure;
+    const parts = f.relativePath.split('/');
+    // As the server parses a folder: the folder directly below the work may name a component.
+    const folderComponent = item.isFolder && parts.length > 2 ? (parts[1] ?? null) : null;
+    return { type: 'image', filePath: f.relativePath, fileName: parts.at(-1) ?? f.relativePath, folderComponent, widthPx: m.width, heightPx: m.height, dpi: m.dpi, dpiStated: m.dpiStated };
+  });
+  const outcome = checkWork(items, choice.components, choice.pages);
+  return { state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal', messages: outcome.messages };
+}
+
+export type PreflightResolvedListener = (resolved: { workUuids: readonly string[]; choice: PreflightChoice }) => void;
 
 export function createPreflight() {
   const store: Store<PreflightState> = createStore<PreflightState>({ keys: [], items: {} });
@@ -78,5 +124,29 @@ export function createPreflight() {
     });
   }
 
-  return { preflightStore: store, addPreflightItems, setPreflightMeasures, removePreflightItems };
+  function setPreflightChoice(keys: readonly string[], choice: PreflightChoice): void {
+    store.setState((s) => {
+      const present = keys.filter((k) => s.items[k]);
+      if (present.length === 0) return s;
+      const items = { ...s.items };
+      for (const k of present) items[k] = { ...(items[k] as PreflightItem), choice };
+      return { ...s, items };
+    });
+  }
+
+  const resolvedListeners = new Set<PreflightResolvedListener>();
+  /** Hear when an item with a chosen SKU became works (its parse answered); returns the unsubscribe. */
+  function onPreflightResolved(listener: PreflightResolvedListener): () => void {
+    resolvedListeners.add(listener);
+    return () => resolvedListeners.delete(listener);
+  }
+
+  /** The item's parse made these works: its row leaves, and its SKU choice (if any) passes to them. */
+  function resolvePreflightItem(key: string, workUuids: readonly string[]): void {
+    const choice = store.getState().items[key]?.choice;
+    removePreflightItems([key]);
+    if (choice && workUuids.length > 0) for (const listener of resolvedListeners) listener({ workUuids, choice });
+  }
+
+  return { preflightStore: store, addPreflightItems, setPreflightMeasures, setPreflightChoice, resolvePreflightItem, onPreflightResolved, removePreflightItems };
 }

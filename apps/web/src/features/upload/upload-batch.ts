@@ -101,7 +101,7 @@ export interface PickOutcome {
  */
 function createUploadFlow(page: Batch) {
   const { addWorks, addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, addUnsupportedNotices, addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = page;
-  const { addPreflightItems, setPreflightMeasures, removePreflightItems } = page;
+  const { addPreflightItems, setPreflightMeasures, resolvePreflightItem, removePreflightItems } = page;
   /** Of each item: the number of files of its pick and its place there (sent as fileNum and index; kept by a draft). */
   const pickInfo = new Map<string, { fileNum: number; itemIndex: number }>();
   let pickFilter: PickFilter | null = null;
@@ -154,7 +154,10 @@ function createUploadFlow(page: Batch) {
         return;
       }
       // In the pick's order, not in the order the parses finish.
-      addWorks(result.works.map(workRowOf), [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      const rows = result.works.map(workRowOf);
+      addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      // A SKU chosen on the item's preflight row goes to its works, and the server's check runs.
+      resolvePreflightItem(key, rows.map((r) => r.uuid));
       updateCheckEntry(key, {
         status: 'success',
         phase: undefined,

@@ -1,6 +1,8 @@
 import { pxToMm } from '@portal/contract/rules';
+import { Button } from 'antd';
 import { memo } from 'react';
-import { usePreflight, type PreflightItem } from '../../batch/index.ts';
+import { isPreflightKey, PREFLIGHT_PREFIX, preflightVerdict, usePreflight, type PreflightItem } from '../../batch/index.ts';
+import { STATE_LABEL } from './cells.tsx';
 
 /**
  * The cells of a preflight row (features/batch/preflight.ts): an item of a pick whose bytes are still
@@ -8,8 +10,8 @@ import { usePreflight, type PreflightItem } from '../../batch/index.ts';
  * item's parse answers.
  */
 
-export const PREFLIGHT_PREFIX = 'preflight:';
-export const isPreflightRow = (uuid: string) => uuid.startsWith(PREFLIGHT_PREFIX);
+export { PREFLIGHT_PREFIX };
+export const isPreflightRow = isPreflightKey;
 const keyOf = (uuid: string) => uuid.slice(PREFLIGHT_PREFIX.length);
 
 function useItem(uuid: string): PreflightItem | undefined {
@@ -81,10 +83,47 @@ export const PreflightPagesCell = memo(function PreflightPagesCell({ uuid }: { u
   return pages == null ? <span className="works-muted">—</span> : <span>{pages}</span>;
 });
 
-export function PreflightStateCell() {
+export const PreflightProductCell = memo(function PreflightProductCell({ uuid }: { uuid: string }) {
+  const name = usePreflight((s) => s.items[keyOf(uuid)]?.choice?.product.productName ?? null);
+  return name ? <span>{name}</span> : <span className="works-muted">未选择产品</span>;
+});
+
+const SERVER_JUDGES = '浏览器预检，上传完成后以服务器校验为准';
+
+/**
+ * 预检 until a SKU is chosen; then the provisional verdict by the server's rules (预检：已匹配, …), its
+ * reasons in the title. The server's check replaces it when the item's works come.
+ */
+export const PreflightStateCell = memo(function PreflightStateCell({ uuid }: { uuid: string }) {
+  const verdict = usePreflight(
+    (s) => {
+      const item = s.items[keyOf(uuid)];
+      if (!item) return 'none';
+      const v = preflightVerdict(item);
+      return 'messages' in v ? `${v.state}|${v.messages.join('；')}` : v.state;
+    },
+  );
+  const [state, reasons] = verdict.split('|');
+  const label = state && state in STATE_LABEL ? STATE_LABEL[state as keyof typeof STATE_LABEL] : undefined;
+  const text = label ? `预检：${label.text}` : state === 'measuring' ? '预检中' : state === 'server' ? '预检：待服务器校验' : '预检';
   return (
-    <span className="works-muted" data-state="preflight" data-testid="preflight-state" title="浏览器预检，上传完成后以服务器校验为准">
-      预检
+    <span
+      className={label ? undefined : 'works-muted'}
+      style={label?.color ? { color: label.color } : undefined}
+      data-state={`preflight-${state}`}
+      data-testid="preflight-state"
+      title={reasons ? `${reasons}（${SERVER_JUDGES}）` : SERVER_JUDGES}
+    >
+      {text}
     </span>
+  );
+});
+
+/** 选择产品 for an item still uploading: its provisional verdict comes at once, the server's with its works. */
+export function PreflightActions({ uuid, onChoose }: { uuid: string; onChoose?: (uuid: string) => void }) {
+  return (
+    <Button type="link" size="small" disabled={!onChoose} onClick={() => onChoose?.(uuid)}>
+      选择产品
+    </Button>
   );
 }

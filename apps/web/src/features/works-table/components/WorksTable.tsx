@@ -14,7 +14,7 @@ import {
   StateCell,
   ToningCell,
 } from './cells.tsx';
-import { isPreflightRow, PREFLIGHT_PREFIX, PreflightNameCell, PreflightPagesCell, PreflightSizeCell, PreflightStateCell } from './PreflightCells.tsx';
+import { isPreflightRow, PREFLIGHT_PREFIX, PreflightActions, PreflightNameCell, PreflightPagesCell, PreflightProductCell, PreflightSizeCell, PreflightStateCell } from './PreflightCells.tsx';
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
 import { RowActions } from './RowActions.tsx';
@@ -27,7 +27,7 @@ interface RowRef {
 export interface WorksTableProps {
   /** The address line under each row (hubs with batchAddressParsing). */
   renderAddress?: (uuid: string) => ReactNode;
-  /** 重选产品 of one row. */
+  /** 重选产品 of one row; 选择产品 of a preflight row (its key). */
   onReselect?: (uuid: string) => void;
   /** Height of the scrolling body, px. */
   height?: number;
@@ -75,19 +75,19 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
     () => [
       { title: '作品名称', key: 'articleName', width: 220, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
       { title: '订购数量', key: 'quantity', width: 110, render: orPreflight((u) => <QuantityCell uuid={u} />) },
-      { title: '产品名称', key: 'productName', width: 150, render: orPreflight((u) => <ProductNameCell uuid={u} />) },
+      { title: '产品名称', key: 'productName', width: 150, render: orPreflight((u) => <ProductNameCell uuid={u} />, (u) => <PreflightProductCell uuid={u} />) },
       { title: '产品详情', key: 'productDetails', width: 180, render: orPreflight((u) => <ProductDetailsCell uuid={u} />) },
       { title: '文件尺寸', key: 'fileSize', width: 170, render: orPreflight((u) => <FileSizeCell uuid={u} />, (u) => <PreflightSizeCell uuid={u} />) },
       { title: '页数', key: 'pageCount', width: 70, render: orPreflight((u) => <PageCountCell uuid={u} />, (u) => <PreflightPagesCell uuid={u} />) },
       { title: '加页数', key: 'addPageNum', width: 76, render: orPreflight((u) => <AddPageCell uuid={u} />) },
-      { title: '匹配状态', key: 'state', width: 100, render: orPreflight((u) => <StateCell uuid={u} />, () => <PreflightStateCell />) },
+      { title: '匹配状态', key: 'state', width: 100, render: orPreflight((u) => <StateCell uuid={u} />, (u) => <PreflightStateCell uuid={u} />) },
       { title: '调色', key: 'toning', width: 70, render: orPreflight((u) => <ToningCell uuid={u} />) },
       {
         title: '操作',
         key: 'actions',
         width: 200,
         fixed: 'right',
-        render: orPreflight((u) => <RowActions uuid={u} onPreview={setPreviewing} onReselect={onReselect} />),
+        render: orPreflight((u) => <RowActions uuid={u} onPreview={setPreviewing} onReselect={onReselect} />, (u) => <PreflightActions uuid={u} onChoose={onReselect} />),
       },
     ],
     [onReselect],
