@@ -246,7 +246,9 @@ function createUploadFlow(page: Batch) {
       key: item.key, name: item.name, isFolder: item.isFolder,
       files: item.files.map((f) => (isImage(f.relativePath) ? { id: f.id, relativePath: f.relativePath } : { id: f.id, relativePath: f.relativePath, unmeasured: true })),
     })));
-    measureFiles(jobs.filter((j) => isImage(j.relativePath)).map((j) => ({ id: j.id, file: j.file })), setPreflightMeasures);
+    // Posted in a task of its own, as the sending starts: the pick's task ends with the files listed.
+    const images = jobs.filter((j) => isImage(j.relativePath)).map((j) => ({ id: j.id, file: j.file }));
+    void yieldToMain().then(() => measureFiles(images, setPreflightMeasures));
   }
 
   /**
