@@ -1,4 +1,4 @@
-// Bundles the server (apps/server/src/server.ts and the contract it imports) into one ES module,
+// Bundles the server (apps/server/src/server.ts and the contract and measure packages it imports) into one ES module,
 // apps/server/dist/server.mjs, which `npm start` runs with plain Node. With `--if-stale`, only when
 // the sources are newer than the last bundle.
 //
@@ -13,7 +13,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outfile = path.join(root, 'apps/server/dist/server.mjs');
-const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'scripts/build-server.mjs'];
+const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'packages/measure/src', 'packages/measure/package.json', 'scripts/build-server.mjs'];
 
 function newest(p) {
   if (!existsSync(p)) return 0;
@@ -32,9 +32,18 @@ if (!process.argv.includes('--if-stale') || builtAt === 0 || sources.some((s) =>
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Every npm package but our own contract (TypeScript source, which plain Node cannot load).
+    // Every npm package but our own (contract, measure: TypeScript source, which plain Node cannot load),
+    // found as their package.json exports say: `@portal/x` is src/index.ts, `@portal/x/y` src/y.ts.
     packages: 'external',
-    alias: { '@portal/contract': path.join(root, 'packages/contract/src/index.ts') },
+    plugins: [{
+      name: 'portal-workspaces',
+      setup(b) {
+        b.onResolve({ filter: /^@portal\/(contract|measure)(\/[\w-]+)?$/ }, (args) => {
+          const [, name, sub] = /^@portal\/(contract|measure)(?:\/([\w-]+))?$/.exec(args.path);
+          return { path: path.join(root, 'packages', name, 'src', `${sub ?? 'index'}.ts`) };
+        });
+      },
+    }],
     logLevel: 'warning',
   });
   // Written aside and renamed into place: test processes that start servers at the same time (the

@@ -6,10 +6,10 @@ import { memo, useCallback, useEffect, useMemo, type ComponentProps } from 'reac
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
-import { useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
+import { isPreflightKey, useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
 import { BulkFixActions, BulkFixButton, BulkFixHost } from '../../features/bulk-fix/index.ts';
 import { discardServerDraft, useServerDraft } from '../../features/draft/index.ts';
-import { checkFlowOf, CheckProgressBar, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
+import { checkFlowOf, CheckProgressBar, chooseProductForPreflight, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
@@ -88,6 +88,7 @@ export function BatchUploadRoute() {
     (uuid: string) => {
       const row = rowByUuid(worksStore.getState(), uuid);
       if (row) reselectProduct(row);
+      else if (isPreflightKey(uuid)) chooseProductForPreflight(uuid);
     },
     [worksStore],
   );

@@ -2,6 +2,7 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useStore } from '../../lib/external-store.ts';
 import { createBatch, type Batch } from './batch.ts';
 import type { CheckEntriesState } from './check-entries.ts';
+import type { PreflightState } from './preflight.ts';
 import type { UploadState } from './uploads.ts';
 import type { WorksState } from './works.ts';
 
@@ -30,4 +31,8 @@ export function useCheckEntries<T>(selector: (state: CheckEntriesState) => T, eq
 
 export function useUploadState<T>(selector: (state: UploadState) => T, equal?: (a: T, b: T) => boolean): T {
   return useStore(useBatch().uploadStore, selector, equal);
+}
+
+export function usePreflight<T>(selector: (state: PreflightState) => T, equal?: (a: T, b: T) => boolean): T {
+  return useStore(useBatch().preflightStore, selector, equal);
 }

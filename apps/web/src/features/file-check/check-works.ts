@@ -425,6 +425,9 @@ function createCheckFlow(page: Batch) {
     if (gone.length) removeQuietly(gone);
   });
 
+  // A SKU chosen while the item was uploading (its preflight row): its works get it, and the server's check.
+  page.onPreflightResolved(({ workUuids, choice }) => void checkWorks(workUuids, choice.product, choice.customerHubId));
+
   return { progressStore: progress, onBatchChecked, setCheckNotifier, checkWorks, recheckWorks, recheckWorkQuietly, confirmUse, markWorkChanged, dropWorkEntries };
 }
 

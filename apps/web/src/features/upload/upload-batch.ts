@@ -26,6 +26,7 @@ import { storedChunks } from './api/stored-chunks.ts';
 import { naturalCompare } from './lib/natural-order.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
 import { parseItem, ParseFailure } from './parse-item.ts';
+import { measureFiles } from './preflight/measurer.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
 
 /** The entry of a restored upload whose files must be picked again (features/draft restores it). */
@@ -100,6 +101,7 @@ export interface PickOutcome {
  */
 function createUploadFlow(page: Batch) {
   const { addWorks, addCheckEntries, onCheckEntriesRemoved, removeCheckEntries, updateCheckEntry, addUnsupportedNotices, addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = page;
+  const { addPreflightItems, setPreflightMeasures, resolvePreflightItem, removePreflightItems } = page;
   /** Of each item: the number of files of its pick and its place there (sent as fileNum and index; kept by a draft). */
   const pickInfo = new Map<string, { fileNum: number; itemIndex: number }>();
   let pickFilter: PickFilter | null = null;
@@ -152,7 +154,10 @@ function createUploadFlow(page: Batch) {
         return;
       }
       // In the pick's order, not in the order the parses finish.
-      addWorks(result.works.map(workRowOf), [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      const rows = result.works.map(workRowOf);
+      addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      // A SKU chosen on the item's preflight row goes to its works, and the server's check runs.
+      resolvePreflightItem(key, rows.map((r) => r.uuid));
       updateCheckEntry(key, {
         status: 'success',
         phase: undefined,
@@ -162,6 +167,9 @@ function createUploadFlow(page: Batch) {
       setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
     } catch (error) {
       fail(error instanceof ParseFailure ? error.message : MSG.networkError);
+    } finally {
+      // The server's answer replaces the preflight's row: its rows, or the failure in the upload list.
+      removePreflightItems([key]);
     }
   }
 
@@ -225,7 +233,23 @@ function createUploadFlow(page: Batch) {
       }
     }
     removeUploadItems(keys);
+    removePreflightItems(keys);
   });
+
+  /**
+   * The provisional rows of a pick's items (features/batch/preflight.ts) and the measuring of their
+   * images in the worker, while the bytes upload.
+   */
+  function preflight(items: readonly NewUploadItem[], jobs: readonly UploadJob[]): void {
+    const isImage = (path: string) => /\.(jpe?g|png)$/i.test(path);
+    addPreflightItems(items.map((item) => ({
+      key: item.key, name: item.name, isFolder: item.isFolder,
+      files: item.files.map((f) => (isImage(f.relativePath) ? { id: f.id, relativePath: f.relativePath } : { id: f.id, relativePath: f.relativePath, unmeasured: true })),
+    })));
+    // Posted in a task of its own, as the sending starts: the pick's task ends with the files listed.
+    const images = jobs.filter((j) => isImage(j.relativePath)).map((j) => ({ id: j.id, file: j.file }));
+    void yieldToMain().then(() => measureFiles(images, setPreflightMeasures));
+  }
 
   /**
    * Takes the files of one pick or drop: drops what the rules refuse (one warning per kind),
@@ -276,6 +300,7 @@ function createUploadFlow(page: Batch) {
       summaryPending: true,
     });
     addUploadItems(newItems);
+    preflight(newItems, jobs);
     addCheckEntries(
       newItems.map((item) => ({
         id: item.key,

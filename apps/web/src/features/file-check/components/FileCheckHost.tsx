@@ -2,7 +2,7 @@ import { App } from 'antd';
 import { useEffect } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import { ProductChooser, type ProductChoice } from '../../product-picker/index.ts';
-import { useBatch } from '../../batch/index.ts';
+import { isPreflightKey, PREFLIGHT_PREFIX, useBatch, type PreflightChoice } from '../../batch/index.ts';
 import { checkFlowOf, type SkuChoice } from '../check-works.ts';
 import { closeFileDetail, closeProductChooser, useFileCheckDialogs } from '../dialogs.ts';
 import { FileDetailDialog } from './FileDetailDialog.tsx';
@@ -18,6 +18,20 @@ export function skuChoiceOf({ product, config }: ProductChoice): SkuChoice {
   };
 }
 
+/** What the provisional verdict of an item still uploading needs of the chosen SKU: the check's components and page rule. */
+export function preflightChoiceOf(choice: ProductChoice, customerHubId: number): PreflightChoice {
+  const { product, config } = choice;
+  return {
+    product: skuChoiceOf(choice),
+    customerHubId,
+    components: product.components.filter((c) => !c.cancelled).map((c) => ({
+      id: c.id, uuid: c.uuid, name: c.name, width: c.width, height: c.height, error: c.error, errorType: c.errorType,
+      autoOrientationDetection: c.autoOrientationDetection, resolutionThreshold: c.resolutionThreshold, resolutionLimit: c.resolutionLimit,
+    })),
+    pages: { base: product.pageCount, min: config.minPageCount ?? product.minNumberOfPages, max: config.maxPageCount ?? product.maxNumberOfPages, check: true },
+  };
+}
+
 /**
  * The file check's dialogs, rendered once by the page: the product choice (选择产品 / 重选产品,
  * which checks the works against the chosen SKU) and 文件详情. Also installs the page's toasts for
@@ -26,7 +40,8 @@ export function skuChoiceOf({ product, config }: ProductChoice): SkuChoice {
 export function FileCheckHost() {
   const { message } = App.useApp();
   const customerHubId = useAccount().data?.customerHubId;
-  const { checkWorks, setCheckNotifier } = checkFlowOf(useBatch());
+  const batch = useBatch();
+  const { checkWorks, setCheckNotifier } = checkFlowOf(batch);
   const chooser = useFileCheckDialogs((s) => s.chooser);
   const detail = useFileCheckDialogs((s) => s.detail);
 
@@ -49,7 +64,12 @@ export function FileCheckHost() {
         onChosen={(choice) => {
           const uuids = chooser?.uuids ?? [];
           closeProductChooser();
-          if (customerHubId !== undefined) void checkWorks(uuids, skuChoiceOf(choice), customerHubId);
+          if (customerHubId === undefined) return;
+          // Items still uploading (preflight rows) get a provisional verdict now, their works the server's check later.
+          const preflight = uuids.filter(isPreflightKey).map((k) => k.slice(PREFLIGHT_PREFIX.length));
+          if (preflight.length > 0) batch.setPreflightChoice(preflight, preflightChoiceOf(choice, customerHubId));
+          const works = uuids.filter((u) => !isPreflightKey(u));
+          if (works.length > 0) void checkWorks(works, skuChoiceOf(choice), customerHubId);
         }}
       />
       <FileDetailDialog workUuid={detail?.workUuid} onClose={closeFileDetail} />

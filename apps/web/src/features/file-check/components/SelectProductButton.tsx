@@ -17,6 +17,11 @@ export function chooseProductForSelected(worksStore: Store<WorksState>, warn: (t
   openProductChooser(uuids, initialOf(first));
 }
 
+/** 选择产品 of an item still uploading (its preflight row, `preflight:<item key>`): FileCheckHost gives the choice to the preflight. */
+export function chooseProductForPreflight(rowKey: string): void {
+  openProductChooser([rowKey]);
+}
+
 /** 重选产品 of one row: its current product and SKU start chosen. */
 export function reselectProduct(row: WorkRow): void {
   openProductChooser([row.uuid], initialOf(row));

@@ -1,7 +1,7 @@
 import { Empty, Table, type TableColumnsType } from 'antd';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
-import { rowByUuid, useBatch, useWorks } from '../../batch/index.ts';
+import { rowByUuid, useBatch, usePreflight, useWorks } from '../../batch/index.ts';
 import {
   AddPageCell,
   DeferredCheckbox,
@@ -14,6 +14,7 @@ import {
   StateCell,
   ToningCell,
 } from './cells.tsx';
+import { isPreflightRow, PREFLIGHT_PREFIX, PreflightActions, PreflightNameCell, PreflightPagesCell, PreflightProductCell, PreflightSizeCell, PreflightStateCell } from './PreflightCells.tsx';
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
 import { RowActions } from './RowActions.tsx';
@@ -26,7 +27,7 @@ interface RowRef {
 export interface WorksTableProps {
   /** The address line under each row (hubs with batchAddressParsing). */
   renderAddress?: (uuid: string) => ReactNode;
-  /** 重选产品 of one row. */
+  /** 重选产品 of one row; 选择产品 of a preflight row (its key). */
   onReselect?: (uuid: string) => void;
   /** Height of the scrolling body, px. */
   height?: number;
@@ -35,6 +36,11 @@ export interface WorksTableProps {
 }
 
 const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r) => r.uuid);
+const selectPreflightKeys = (s: { keys: readonly string[] }) => s.keys;
+
+/** A column's cell, or the preflight's own for the provisional rows of items still uploading. */
+const orPreflight = (real: (uuid: string) => ReactNode, preflight?: (uuid: string) => ReactNode) =>
+  (_: unknown, r: RowRef) => (isPreflightRow(r.uuid) ? (preflight?.(r.uuid) ?? null) : real(r.uuid));
 
 /**
  * The order table (../shared/spec/product-spec.md §2, ../shared/spec/decisions.md §8): the columns and their order, virtualised
@@ -45,6 +51,12 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
   const { setSelectedWorks, worksStore } = useBatch();
   const allUuids = useWorks(selectUuids, shallowEqual);
   const uuids = useMemo(() => (onlyUuids ? allUuids.filter((u) => onlyUuids.has(u)) : allUuids), [allUuids, onlyUuids]);
+  // The preflight's rows (items whose parse has not answered) follow the works; a chosen group shows none.
+  const preflightKeys = usePreflight(selectPreflightKeys);
+  const shown = useMemo(
+    () => (onlyUuids || preflightKeys.length === 0 ? uuids : [...uuids, ...preflightKeys.map((k) => `${PREFLIGHT_PREFIX}${k}`)]),
+    [uuids, preflightKeys, onlyUuids],
+  );
   const selectedKeys = useWorks((s) => s.selectedKeys);
   const [previewing, setPreviewing] = useState<string | undefined>();
   const [renaming, setRenaming] = useState<string | undefined>();
@@ -54,28 +66,28 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
   const data = useMemo(() => {
     const previous = refs.current;
     const next = new Map<string, RowRef>();
-    for (const uuid of uuids) next.set(uuid, previous.get(uuid) ?? { uuid });
+    for (const uuid of shown) next.set(uuid, previous.get(uuid) ?? { uuid });
     refs.current = next;
     return [...next.values()];
-  }, [uuids]);
+  }, [shown]);
 
   const columns = useMemo<TableColumnsType<RowRef>>(
     () => [
-      { title: '作品名称', key: 'articleName', width: 220, render: (_: unknown, r) => <NameCell uuid={r.uuid} onRename={setRenaming} /> },
-      { title: '订购数量', key: 'quantity', width: 110, render: (_: unknown, r) => <QuantityCell uuid={r.uuid} /> },
-      { title: '产品名称', key: 'productName', width: 150, render: (_: unknown, r) => <ProductNameCell uuid={r.uuid} /> },
-      { title: '产品详情', key: 'productDetails', width: 180, render: (_: unknown, r) => <ProductDetailsCell uuid={r.uuid} /> },
-      { title: '文件尺寸', key: 'fileSize', width: 170, render: (_: unknown, r) => <FileSizeCell uuid={r.uuid} /> },
-      { title: '页数', key: 'pageCount', width: 70, render: (_: unknown, r) => <PageCountCell uuid={r.uuid} /> },
-      { title: '加页数', key: 'addPageNum', width: 76, render: (_: unknown, r) => <AddPageCell uuid={r.uuid} /> },
-      { title: '匹配状态', key: 'state', width: 100, render: (_: unknown, r) => <StateCell uuid={r.uuid} /> },
-      { title: '调色', key: 'toning', width: 70, render: (_: unknown, r) => <ToningCell uuid={r.uuid} /> },
+      { title: '作品名称', key: 'articleName', width: 220, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
+      { title: '订购数量', key: 'quantity', width: 110, render: orPreflight((u) => <QuantityCell uuid={u} />) },
+      { title: '产品名称', key: 'productName', width: 150, render: orPreflight((u) => <ProductNameCell uuid={u} />, (u) => <PreflightProductCell uuid={u} />) },
+      { title: '产品详情', key: 'productDetails', width: 180, render: orPreflight((u) => <ProductDetailsCell uuid={u} />) },
+      { title: '文件尺寸', key: 'fileSize', width: 170, render: orPreflight((u) => <FileSizeCell uuid={u} />, (u) => <PreflightSizeCell uuid={u} />) },
+      { title: '页数', key: 'pageCount', width: 70, render: orPreflight((u) => <PageCountCell uuid={u} />, (u) => <PreflightPagesCell uuid={u} />) },
+      { title: '加页数', key: 'addPageNum', width: 76, render: orPreflight((u) => <AddPageCell uuid={u} />) },
+      { title: '匹配状态', key: 'state', width: 100, render: orPreflight((u) => <StateCell uuid={u} />, (u) => <PreflightStateCell uuid={u} />) },
+      { title: '调色', key: 'toning', width: 70, render: orPreflight((u) => <ToningCell uuid={u} />) },
       {
         title: '操作',
         key: 'actions',
         width: 200,
         fixed: 'right',
-        render: (_: unknown, r) => <RowActions uuid={r.uuid} onPreview={setPreviewing} onReselect={onReselect} />,
+        render: orPreflight((u) => <RowActions uuid={u} onPreview={setPreviewing} onReselect={onReselect} />, (u) => <PreflightActions uuid={u} onChoose={onReselect} />),
       },
     ],
     [onReselect],
@@ -100,14 +112,16 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
         rowSelection={{
           columnWidth: 48,
           selectedRowKeys: selectedKeys as string[],
-          renderCell: (checked, row, _index, node) => (
+          renderCell: (checked, row, _index, node) => isPreflightRow(row.uuid) ? null : (
             <DeferredCheckbox uuid={row.uuid} checked={checked}>
               {node}
             </DeferredCheckbox>
           ),
           // antd names it Select all.
           getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
-          onChange: (keys) => setSelectedWorks(keys.map(String)),
+          // A preflight row is no work yet: it cannot be chosen (全选 leaves it out).
+          getCheckboxProps: (row) => ({ disabled: isPreflightRow(row.uuid) }),
+          onChange: (keys) => setSelectedWorks(keys.map(String).filter((k) => !isPreflightRow(k))),
         }}
         expandable={
           renderAddress

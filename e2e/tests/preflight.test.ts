@@ -1,0 +1,112 @@
+/**
+ * Issue #21 item 1: the browser measures picked images as they are picked (a Web Worker running
+ * @portal/measure) and the order table shows their sizes and pages at once, while the bytes are still
+ * on their way (the upload throttled with the DevTools protocol); the server's row replaces it when
+ * the item's parse answers.
+ */
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureImage, bytesSource } from '@portal/measure';
+import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { repoRoot, startServer, type RunningServer } from '../support/server.ts';
+import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+
+const CAMERA_PHOTO = join(repoRoot, 'apps/server/test/fixtures/camera/Canon_PowerShot_S40.jpg');
+
+describe('preflight in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let dir: string;
+
+  beforeAll(async () => {
+    [server, browser, dir] = await Promise.all([startServer(), launchBrowser(), mkdtemp(join(tmpdir(), 'portal-preflight-'))]);
+    ({ context, page } = await newPage(browser));
+    await login(page, server.url, 'demo', 'demo');
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a picked folder shows its sizes and pages before its upload finishes, its 预检 verdict once a product is chosen, then the server row replaces it', async () => {
+    const folder = join(dir, '预检相册');
+    const camera = join(dir, '相机照片');
+    await mkdir(folder);
+    await mkdir(camera);
+    for (let i = 1; i <= 6; i++) await writeFile(join(folder, `${i}.jpg`), await labelledJpeg(`预${i}`, i * 50, FIVE_INCH));
+    await copyFile(CAMERA_PHOTO, join(camera, 'canon.jpg'));
+    const measured = await measureImage(bytesSource(await readFile(CAMERA_PHOTO)));
+    expect(measured).not.toBeNull();
+    const c = measured!;
+
+    const rowIn = (testId: string, name: string) => page.locator('.ant-table-row').filter({ has: page.getByTestId(testId).getByText(name, { exact: true }) });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // About 32 KB/s up: the folders' 7 files take many seconds to send.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
+    try {
+      await page.getByTestId('upload-folder-input').setInputFiles(folder);
+      await page.getByTestId('upload-folder-input').setInputFiles(camera);
+      const album = rowIn('preflight-name', '预检相册');
+      const photo = rowIn('preflight-name', '相机照片');
+      await album.waitFor({ timeout: 30_000 });
+      await photo.waitFor({ timeout: 30_000 });
+      // 1500×1051 px at 300 dpi is 127×89 mm, six times; the camera photo at its EXIF density.
+      await expect.poll(() => album.getByTestId('preflight-size').innerText(), { timeout: 30_000 }).toMatch(/127×89mm ×6\s+1500×1051px 300dpi/);
+      const mm = (px: number) => Math.round((px / c.dpi) * 25.4 * 10) / 10;
+      await expect.poll(() => photo.getByTestId('preflight-size').innerText(), { timeout: 30_000 })
+        .toMatch(new RegExp(`${mm(c.width)}×${mm(c.height)}mm\\s+${c.width}×${c.height}px ${c.dpi}dpi`));
+      expect(await album.getByTestId('preflight-state').innerText()).toBe('预检');
+      expect(await album.locator('.ant-table-cell').nth(6).innerText()).toBe('6');
+
+      // 选择产品 on each row still uploading: 5寸照片冲印 (光面, 无边框).
+      for (const row of [album, photo]) {
+        await row.getByRole('button', { name: '选择产品' }).click();
+        await page.getByRole('dialog', { name: '选择产品' }).getByRole('button', { name: '5寸照片冲印' }).click();
+        const details = page.getByRole('dialog', { name: '商品详情' });
+        for (const option of [/^光面/, /^无边框/]) {
+          const button = details.getByRole('button', { name: option });
+          if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+        }
+        await details.getByRole('button', { name: '确定' }).click();
+        await details.waitFor({ state: 'hidden' });
+      }
+      await expect.poll(() => album.getByTestId('preflight-state').innerText()).toBe('预检：已匹配');
+      expect(await album.locator('.ant-table-cell').nth(3).innerText()).toBe('5寸照片冲印');
+      // The camera photo is far smaller than a 5寸 print: the rules say so before a byte of it has arrived.
+      await expect.poll(() => photo.getByTestId('preflight-state').innerText()).toBe('预检：异常');
+      expect(await photo.getByTestId('preflight-state').getAttribute('title')).toContain('尺寸不符');
+
+      // Still uploading: the server has made neither work yet.
+      expect(await rowIn('work-name', '预检相册').count()).toBe(0);
+      expect(await rowIn('work-name', '相机照片').count()).toBe(0);
+      const bar = page.getByRole('listitem', { name: '预检相册' }).getByRole('progressbar').first();
+      expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100);
+      await shot(page, 'preflight-while-uploading');
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+
+    // The server's parse and check answer: its rows take the place of the preflight's, with the SKU chosen on them.
+    const albumWork = rowIn('work-name', '预检相册');
+    const photoWork = rowIn('work-name', '相机照片');
+    await albumWork.waitFor({ timeout: 60_000 });
+    await photoWork.waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('preflight-name').count(), { timeout: 10_000 }).toBe(0);
+    expect(await albumWork.locator('.ant-table-cell').nth(6).innerText()).toBe('6');
+    await expect.poll(() => albumWork.getByTestId('work-state').innerText(), { timeout: 30_000 }).toBe('已匹配');
+    await expect.poll(() => photoWork.getByTestId('work-state').innerText(), { timeout: 30_000 }).toBe('异常');
+    expect(await albumWork.locator('.ant-table-cell').nth(3).innerText()).toBe('5寸照片冲印');
+    await shot(page, 'preflight-replaced');
+  });
+});
