@@ -120,7 +120,12 @@ async function pick(page: Page, cdp: CDPSession, server: BenchServer, way: Way, 
   if (way === 'drop') await dropFolder(page, cdp, zone, dir);
   else if (way === 'picker') await page.getByRole('button', { name: '上传文件夹' }).click();
   else await page.getByTestId('upload-folder-input').setInputFiles(dir);
-  await page.waitForFunction(() => window.__benchPick?.listedAt !== undefined, undefined, { polling: 100, timeout: LISTED_TIMEOUT_MS });
+  try {
+    await page.waitForFunction(() => window.__benchPick?.listedAt !== undefined, undefined, { polling: 100, timeout: LISTED_TIMEOUT_MS });
+  } catch (err) {
+    const shown = await page.getByTestId('upload-overall').textContent({ timeout: 1000 }).catch(() => null);
+    throw new Error(`browser-pick: ${way} of ${files} files: the overall progress did not read n/${files} 个文件 within ${LISTED_TIMEOUT_MS / 1000} s (it reads: ${shown ?? 'nothing'})`, { cause: err });
+  }
   await page.waitForTimeout(AFTER_MS);
   if (profiling) {
     const { profile } = await cdp.send('Profiler.stop');

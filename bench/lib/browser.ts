@@ -36,20 +36,25 @@ export async function startBrowser(ctx: BenchContext): Promise<Browser> {
 export const BATCH_UPLOAD_HEADING = '批量上传下单';
 
 /**
- * A fresh /batch-upload (the last run's uploads stopped by leaving the page), ready for a pick:
+ * A fresh /batch-upload with an empty batch, ready for a pick: the last run's uploads stopped by
+ * leaving the page, then the login's open draft closed (重置's call), or the page would restore the
+ * last run's batch (issue #21 item 3: its works listed at once, its files known) and time nothing.
  * 上传文件夹 is enabled once the account (its hub) is known, and a pick before that is ignored.
  */
 export async function freshBatchUpload(page: Page, server: BenchServer): Promise<void> {
   await page.goto('about:blank');
-  // Each run starts from an empty batch: the page would restore the last run's batch from its draft
-  // (issue #21 item 3), its rows listed at once and the dropped files known, which timed nothing.
-  const open = await server.call<{ draft: { id: number } | null }>('GET', '/api/batch-drafts/open');
-  if (open.draft) await server.call('DELETE', `/api/batch-drafts/${open.draft.id}`);
+  await closeOpenDraft(server);
   await page.goto(`${server.url}/batch-upload`);
   await page.getByRole('heading', { name: BATCH_UPLOAD_HEADING }).waitFor();
   await page.waitForFunction(() =>
     Array.from(document.querySelectorAll('button')).some((b) => (b.textContent ?? '').includes('上传文件夹') && !b.disabled),
   );
+}
+
+/** Closes the bench login's open batch draft, if any (DELETE /api/batch-drafts/{id}, as 重置 does). */
+export async function closeOpenDraft(server: BenchServer): Promise<void> {
+  const open = await server.call<{ draft: { id: number } | null }>('GET', '/api/batch-drafts/open');
+  if (open.draft) await server.call('DELETE', `/api/batch-drafts/${open.draft.id}`);
 }
 
 /** A task of the Long Tasks API (PerformanceObserver, type longtask), as a page function sees it. */
