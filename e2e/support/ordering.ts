@@ -60,11 +60,15 @@ export async function clearToasts(page: Page): Promise<void> {
   await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
 }
 
+/** The order table's rows of works (not the 预检 rows of items still uploading, which have no work name). */
+export const workRows = (page: Page): Locator => page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name') });
+
 /** Uploads `paths` (one work each) and waits for their rows. */
 export async function upload(page: Page, paths: string[], names: string[]): Promise<void> {
-  const before = await page.locator('.ant-table-row').count();
+  const before = await workRows(page).count();
   await page.getByTestId('upload-files-input').setInputFiles(paths);
-  await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 30_000 }).toBe(before + paths.length);
+  await expect.poll(() => workRows(page).count(), { timeout: 30_000 }).toBe(before + paths.length);
+  await expect.poll(() => page.getByTestId('preflight-name').count(), { timeout: 30_000 }).toBe(0);
   for (const name of names) await rowOf(page, name).waitFor();
 }
 
