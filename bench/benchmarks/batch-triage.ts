@@ -80,6 +80,12 @@ interface PageRun {
 
 async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
   await freshBatchUpload(page, server);
+  // BENCH_PAGE_PROF=<dir>: the page's CPU profile of each drop of more than 20 folders, until all listed and uploaded.
+  const profiling = process.env.BENCH_PAGE_PROF && dirs.length > 20 ? process.env.BENCH_PAGE_PROF : null;
+  if (profiling) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   const t0 = performance.now();
   // The folders dragged from the desktop onto the drop zone at once.
   await dropFolder(page, cdp, page.getByTestId('upload-drop-zone'), dirs);
@@ -88,6 +94,11 @@ async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: s
   await page.waitForFunction(({ photos: n }) => document.querySelector('[data-testid="file-count"]')?.textContent === String(n)
     && document.querySelectorAll('[role="listitem"][data-status="start"]').length === 0, { photos }, { polling: 100, timeout: DONE_TIMEOUT_MS });
   const uploadMs = performance.now() - t0;
+  if (profiling) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await mkdir(profiling, { recursive: true });
+    await writeFile(path.join(profiling, `drop-${dirs.length}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  }
 
   const t1 = performance.now();
   await page.getByRole('checkbox', { name: '全选' }).check();

@@ -4,9 +4,12 @@
  * order empties it: payment1 resets the batch, and the server closes the draft with the order).
  *
  * Keep in mind:
- * - saves are debounced (SAVE_DELAY_MS after the first change, then nothing until the next change)
- *   and made only when the batch's structure changed: the rows, the selection, the entries, or a
- *   file's state (done, failed, added, removed); upload progress ticks change none of these;
+ * - saves are coalesced: at most one in flight, the next one SAVE_INTERVAL_MS after a change (or after
+ *   the save in flight ended) with the latest state, so a drop of 300 folders saves every 2 s, not per
+ *   file event; made only when the batch's structure changed: the rows, the selection, the entries, or
+ *   a file's state (done, failed, added, removed); upload progress ticks change none of these;
+ * - the document is built cheaply: a row's draft form and a finished file's ledger entry are kept per
+ *   state object (rows and files are replaced, never changed), so a save rebuilds only what changed;
  * - saves, creation and closing run one after another (one chain): a save never overtakes a close;
  * - a save names the version it changes; a 409 (saved elsewhere, or closed by an order or 重置 in
  *   another tab) stops saving on this page and says so: the page never overwrites another's work;
@@ -20,7 +23,7 @@
  */
 import type { BatchDraftDocument, DraftUploadItem, DraftWork } from '@portal/contract/batch-draft';
 import { isApiError } from '../../lib/http.ts';
-import { perBatch, type Batch, type WorkRow } from '../batch/index.ts';
+import { perBatch, type Batch, type UploadFileState, type WorkRow } from '../batch/index.ts';
 import { checkFlowOf } from '../file-check/index.ts';
 import { uploadFlowOf, type PickedFile, type PickFilter, type ResumePick, type UploadContext } from '../upload/index.ts';
 import { discardDraft } from './api/discard-draft.ts';
@@ -28,7 +31,7 @@ import { getOpenDraft } from './api/open-draft.ts';
 import { createDraft, saveDraft } from './api/save-draft.ts';
 import { rangesOf } from './lib/ranges.ts';
 
-const SAVE_DELAY_MS = 1500;
+const SAVE_INTERVAL_MS = 2000;
 
 interface LedgerItem extends DraftUploadItem {
   /** Came with the restored draft: its files are matched by a re-pick. */
@@ -47,6 +50,27 @@ export interface DraftStatus {
 }
 
 const fingerprint = (relativePath: string, size: number, lastModified: number | null | undefined) => `${relativePath}\n${size}\n${lastModified ?? ''}`;
+
+const draftWorks = new WeakMap<WorkRow, DraftWork>();
+/** draftWorkOf, once per row object. */
+function cachedDraftWorkOf(row: WorkRow): DraftWork {
+  let work = draftWorks.get(row);
+  if (!work) draftWorks.set(row, (work = draftWorkOf(row)));
+  return work;
+}
+
+type LedgerFile = LedgerItem['files'][number];
+const doneFiles = new WeakMap<UploadFileState, LedgerFile>();
+/** A file's ledger entry; a finished file's is kept per state object (it has no chunk ranges to follow). */
+function ledgerFileOf(f: UploadFileState, acknowledged: () => Parameters<typeof rangesOf>[0]): LedgerFile {
+  const done = f.status === 'done';
+  const cached = done ? doneFiles.get(f) : undefined;
+  if (cached) return cached;
+  const entry: LedgerFile = { id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? null, chunkTotal: f.chunkTotal, done,
+    ...(done ? {} : { chunks: rangesOf(acknowledged()) }) };
+  if (done) doneFiles.set(f, entry);
+  return entry;
+}
 
 /** The row as the draft keeps it: without the check's detailed answer, with what its price counts. */
 function draftWorkOf(row: WorkRow): DraftWork {
@@ -76,6 +100,8 @@ function createDraftSync(batch: Batch) {
   let context: UploadContext | null = null;
   let chain: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A save is queued on the chain or in flight: changes meanwhile wait for it, then one save takes them all. */
+  let saving = false;
   let lastSignature: unknown[] = [];
   let restoring: Promise<void> | null = null;
 
@@ -100,10 +126,7 @@ function createDraftSync(batch: Batch) {
         parsed: entries[item.key]?.status === 'success', restored: before?.restored ?? false,
         files: item.fileIds.flatMap((id) => {
           const f = files[id];
-          if (!f) return [];
-          const done = f.status === 'done';
-          return [{ id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? null, chunkTotal: f.chunkTotal, done,
-            ...(done ? {} : { chunks: rangesOf(flow.acknowledgedOf(f.id)) }) }];
+          return f ? [ledgerFileOf(f, () => flow.acknowledgedOf(f.id))] : [];
         }),
       });
     }
@@ -120,7 +143,7 @@ function createDraftSync(batch: Batch) {
     const w = worksStore.getState();
     return {
       format: 1,
-      works: w.rows.map(draftWorkOf),
+      works: w.rows.map(cachedDraftWorkOf),
       selectedKeys: [...w.selectedKeys],
       uploads: [...ledger.values()].map(({ restored: _restored, ...item }) => item),
     };
@@ -172,11 +195,16 @@ function createDraftSync(batch: Batch) {
   }
 
   function schedule(): void {
-    if (timer !== undefined || status.stopped || !status.restored) return;
+    if (timer !== undefined || saving || status.stopped || !status.restored) return;
     timer = setTimeout(() => {
       timer = undefined;
-      chain = chain.then(flush);
-    }, SAVE_DELAY_MS);
+      saving = true;
+      chain = chain.then(flush).finally(() => {
+        saving = false;
+        // What changed while this save was out (or a failed save): one more save, SAVE_INTERVAL_MS on.
+        if (!sameSignature(signature(), lastSignature)) schedule();
+      });
+    }, SAVE_INTERVAL_MS);
   }
 
   /** Matches a pick against the restored draft's files: unfinished ones resume, finished ones whose works are rows are not sent. */

@@ -133,11 +133,30 @@ function createUploadFlow(page: Batch) {
     pumpParses();
   }
 
+  // --- parsed works reach the table once per animation frame (a timer where no frame runs): the works
+  // table renders synchronously (its inputs are controlled), and a drop of 300 folders finishes 300 parses.
+  const landing: Array<() => void> = [];
+  let landingFrame: number | null = null;
+  let landingTimer: ReturnType<typeof setTimeout> | null = null;
+  function landParsed() {
+    if (landingFrame !== null && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(landingFrame);
+    if (landingTimer !== null) clearTimeout(landingTimer);
+    landingFrame = null;
+    landingTimer = null;
+    for (const land of landing.splice(0)) land();
+  }
+  function queueLanding(land: () => void) {
+    landing.push(land);
+    if (landingTimer !== null) return;
+    landingTimer = setTimeout(landParsed, 100);
+    if (typeof requestAnimationFrame === 'function') landingFrame = requestAnimationFrame(landParsed);
+  }
+
   async function runParse(key: string) {
     const item = uploadStore.getState().items[key];
     const batch = item && batches.get(item.batchId);
     if (!item || !batch) return;
-    const fail = (text: string) =>
+    const fail = (text: string) => {
       updateCheckEntry(key, {
         status: 'failure',
         phase: undefined,
@@ -145,6 +164,9 @@ function createUploadFlow(page: Batch) {
         message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
         retry: 'parse',
       });
+      // The failure in the upload list replaces the preflight's row.
+      removePreflightItems([key]);
+    };
     try {
       const result = await parseItem(item.filePath, batch.customerHubId, (progress) => updateCheckEntry(key, { taskProgress: progress }));
       if (!uploadStore.getState().items[key]) return;
@@ -153,23 +175,26 @@ function createUploadFlow(page: Batch) {
         fail('没有可下单的图片或PDF文件');
         return;
       }
-      // In the pick's order, not in the order the parses finish.
-      const rows = result.works.map(workRowOf);
-      addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
-      // A SKU chosen on the item's preflight row goes to its works, and the server's check runs.
-      resolvePreflightItem(key, rows.map((r) => r.uuid));
-      updateCheckEntry(key, {
-        status: 'success',
-        phase: undefined,
-        taskProgress: undefined,
-        message: `解析完成，共${result.works.length}个作品`,
+      const works = result.works;
+      queueLanding(() => {
+        // Removed while waiting for the frame: its works are not the batch's.
+        if (!uploadStore.getState().items[key]) return;
+        // In the pick's order, not in the order the parses finish.
+        const rows = works.map(workRowOf);
+        addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
+        // A SKU chosen on the item's preflight row goes to its works, and the server's check runs;
+        // the server's rows replace the preflight's.
+        resolvePreflightItem(key, rows.map((r) => r.uuid));
+        updateCheckEntry(key, {
+          status: 'success',
+          phase: undefined,
+          taskProgress: undefined,
+          message: `解析完成，共${works.length}个作品`,
+        });
+        setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
       });
-      setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
     } catch (error) {
       fail(error instanceof ParseFailure ? error.message : MSG.networkError);
-    } finally {
-      // The server's answer replaces the preflight's row: its rows, or the failure in the upload list.
-      removePreflightItems([key]);
     }
   }
 
