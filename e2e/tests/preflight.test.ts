@@ -13,6 +13,7 @@ import { measureImage, bytesSource } from '@portal/measure';
 import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { repoRoot, startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+import { chooseProduct } from '../support/picker.ts';
 
 const CAMERA_PHOTO = join(repoRoot, 'apps/server/test/fixtures/camera/Canon_PowerShot_S40.jpg');
 
@@ -70,15 +71,7 @@ describe('preflight in the browser', () => {
 
       // 选择产品 on each row still uploading: 5寸照片冲印 (光面, 无边框).
       for (const row of [album, photo]) {
-        await row.getByRole('button', { name: '选择产品' }).click();
-        await page.getByRole('dialog', { name: '选择产品' }).getByRole('button', { name: '5寸照片冲印' }).click();
-        const details = page.getByRole('dialog', { name: '商品详情' });
-        for (const option of [/^光面/, /^无边框/]) {
-          const button = details.getByRole('button', { name: option });
-          if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-        }
-        await details.getByRole('button', { name: '确定' }).click();
-        await details.waitFor({ state: 'hidden' });
+        await chooseProduct(page, row.getByRole('button', { name: '选择产品' }), { product: '5寸照片冲印', options: ['光面', '无边框'] });
       }
       await expect.poll(() => album.getByTestId('preflight-state').innerText()).toBe('预检：已匹配');
       expect(await album.locator('.ant-table-cell').nth(3).innerText()).toBe('5寸照片冲印');

@@ -18,6 +18,7 @@ import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { makeOtherPc, otherPcUnavailable, type OtherPc } from '../support/other-pc.ts';
 import { freePort, repoRoot, startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+import { chooseForChecked } from '../support/picker.ts';
 
 const exec = promisify(execFile);
 
@@ -97,14 +98,7 @@ describe.skipIf(unavailable !== null)('from another PC of the shop\'s LAN, over 
     await row.waitFor({ timeout: 30_000 });
 
     await row.getByRole('checkbox').check();
-    await page.getByRole('button', { name: '选择产品', exact: true }).click();
-    await page.getByRole('dialog', { name: '选择产品' }).getByRole('button', { name: '5寸照片冲印' }).click();
-    const details = page.getByRole('dialog', { name: '商品详情' });
-    for (const option of [/^光面/, /^无边框/]) {
-      const button = details.getByRole('button', { name: option });
-      if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-    }
-    await details.getByRole('button', { name: '确定' }).click();
+    await chooseForChecked(page, { product: '5寸照片冲印', options: ['光面', '无边框'] });
     await row.getByText('已匹配', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await row.getByTestId('work-state').getAttribute('data-state')).toBe('match');
     await shot(page, 'lan-checked');

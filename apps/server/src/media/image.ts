@@ -2,24 +2,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import sharp, { type Metadata } from './sharp.ts';
 import { MediaError, tooManyPixels } from './errors.ts';
 import { readHead, sniffType } from './magic.ts';
-import { DEFAULT_DPI, DENSITY_RULE, displayed, IMAGE_HEAD_BYTES, walkHeaders, type ByteSource, type Density } from '@portal/measure';
+import { DEFAULT_DPI, DENSITY_RULE, displayed, IMAGE_HEAD_BYTES, walkHeaders, type ByteSource, type Density, type ImageMeasure } from '@portal/measure';
 
-export interface ImageMeta {
-  format: 'jpeg' | 'png';
-  /** Pixels as displayed, i.e. after EXIF orientation (5-8 swap the stored width and height). */
-  width: number;
-  height: number;
-  /** EXIF orientation 1-8; 1 when absent or out of range. */
-  orientation: number;
-  /** min(dpiX, dpiY); 72 when the file states no density. */
-  dpi: number;
-  /** Horizontal/vertical density as displayed (swapped with width/height for orientation 5-8). */
-  dpiX: number;
-  dpiY: number;
-  /** False when the file gives no usable density (none, JFIF units 0, pHYs unit unknown). */
-  dpiStated: boolean;
-  /** Where the density came from. */
-  dpiSource: 'jfif' | 'exif' | 'phys' | 'none';
+/** What the server reads of an image: @portal/measure's measure (the shared rules), and what sharp decodes. */
+export interface ImageMeta extends ImageMeasure {
   /** libvips interpretation as sharp names it: 'srgb', 'cmyk', 'b-w', 'grey16', 'rgb16' … */
   colourSpace: string;
   channels: number;
