@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { shot } from '../support/browser.ts';
+import { closeDialogWith, openedDialog, shot } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForRow } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -40,14 +40,11 @@ async function failingDetail(page: Page, work: string, keyword: string, product:
   await chooseForRow(page, rowOf(page, work), { keyword, product, options });
   await rowOf(page, work).getByText('异常', { exact: true }).waitFor();
   await entryOf(page, work).getByRole('button', { name: '查看详情' }).click();
-  const detail = page.getByRole('dialog', { name: '文件详情' });
-  await detail.waitFor();
-  return detail;
+  return openedDialog(page.getByRole('dialog', { name: '文件详情' }));
 }
 
 async function closeDetail(detail: Locator): Promise<void> {
-  await detail.getByRole('button', { name: '返回' }).click();
-  await detail.waitFor({ state: 'hidden' });
+  await closeDialogWith(detail, detail.getByRole('button', { name: '返回' }));
 }
 
 describe('文件详情 and 调整尺寸', () => {
