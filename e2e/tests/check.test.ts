@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialRect, initialZoom, requestRect, resizeRect, rotateLeft, degreesOf } from '../../apps/web/src/features/crop/lib/geometry.ts';
 import { passOf, quantitySummary, withNewFile } from '../../apps/web/src/features/file-check/lib/detail.ts';
 import { configOf, isValueAvailable, pageCountLines, toggleOption } from '../../apps/web/src/features/product-picker/lib/options.ts';
-import { shot } from '../support/browser.ts';
+import { closeDialogWith, openedDialog, shot } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForRow, chooseOption as choose } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -203,7 +203,7 @@ describe('choosing products and checking files', () => {
 
   it('文件详情 shows the failing photo, 调整尺寸 crops it to size, and the work checked again passes', async () => {
     await entryOf(page, '偏大照片').getByRole('button', { name: '查看详情' }).click();
-    const detail = page.getByRole('dialog', { name: '文件详情' });
+    const detail = await openedDialog(page.getByRole('dialog', { name: '文件详情' }));
     for (const column of ['文件名称', '实际尺寸', '标准尺寸', '实际DPI', '标准DPI', '状态', '操作']) {
       await detail.getByRole('columnheader', { name: column, exact: true }).waitFor();
     }
@@ -216,7 +216,7 @@ describe('choosing products and checking files', () => {
     await shot(page, 'check-file-detail');
 
     await detail.getByRole('button', { name: '调整尺寸' }).click();
-    const crop = page.getByRole('dialog', { name: /调整尺寸/ });
+    const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
     // The rectangle starts at the component's size at the photo's 300 dpi, centred.
     await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
@@ -238,8 +238,7 @@ describe('choosing products and checking files', () => {
     await detail.getByText('127×89 mm', { exact: true }).waitFor();
     await detail.getByRole('img', { name: '通过' }).waitFor();
     await shot(page, 'check-file-detail-cropped');
-    await detail.getByRole('button', { name: '返回' }).click();
-    await detail.waitFor({ state: 'hidden' });
+    await closeDialogWith(detail, detail.getByRole('button', { name: '返回' }));
     await rowOf(page, '偏大照片').getByText('已匹配').waitFor();
     await expect.poll(() => entryOf(page, '偏大照片').count()).toBe(0);
   });
@@ -300,7 +299,7 @@ describe('choosing products and checking files', () => {
     await row.getByText('异常', { exact: true }).waitFor();
 
     await entryOf(page, '三张照片').getByRole('button', { name: '查看详情' }).click();
-    const detail = page.getByRole('dialog', { name: '文件详情' });
+    const detail = await openedDialog(page.getByRole('dialog', { name: '文件详情' }));
     await detail.getByTestId('file-detail-quantity').getByText('照片：3').waitFor();
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '添加文件' }).click()]);
     await chooser.setFiles(join(dir, '合格照片.jpg'));
@@ -326,8 +325,7 @@ describe('choosing products and checking files', () => {
     await toast(page, '删除成功');
     await detail.getByTestId('file-detail-quantity').getByText('照片：3').waitFor();
     await row.getByText('3个文件').waitFor();
-    await detail.getByRole('button', { name: '返回' }).click();
-    await detail.waitFor({ state: 'hidden' });
+    await closeDialogWith(detail, detail.getByRole('button', { name: '返回' }));
   });
 
   it('重选产品 to a product that does not fit, then deleting the entry reverts the work to 未匹配', async () => {

@@ -92,7 +92,7 @@ describe('文件详情 and 调整尺寸', () => {
   it('调整尺寸 on an image too small for the component warns before confirming and reports the re-checked failure', async () => {
     const detail = await failingDetail(page, '小图', '5寸', '5寸照片冲印', ['光面', '无边框']);
     await detail.getByRole('button', { name: '调整尺寸' }).click();
-    const crop = page.getByRole('dialog', { name: /调整尺寸/ });
+    const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
     await crop.getByText('图片像素不足，裁切后仍不符合尺寸要求').waitFor();
     await crop.getByTestId('crop-prediction').getByText(/尺寸不符合/).waitFor();
@@ -116,7 +116,7 @@ describe('文件详情 and 调整尺寸', () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '偏大照片.jpg'));
     const detail = await failingDetail(page, '偏大照片', '5寸', '5寸照片冲印', ['光面', '无边框']);
     await detail.getByRole('button', { name: '调整尺寸' }).click();
-    const crop = page.getByRole('dialog', { name: /调整尺寸/ });
+    const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
     await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
     await crop.getByTestId('crop-prediction').getByText(/尺寸符合/).waitFor();

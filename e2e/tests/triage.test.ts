@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { shot } from '../support/browser.ts';
+import { closeDialogWith, openedDialog, shot } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
 import { chooseForChecked } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -132,7 +132,7 @@ describe('文件问题汇总, drawings and the batch check', () => {
   it('文件详情 draws the file over its required size with the share 裁切填充 would cut', async () => {
     const entry = page.getByRole('list', { name: '文件检查' }).locator('[role="listitem"][aria-label="六寸"]');
     await entry.getByRole('button', { name: '查看详情' }).click();
-    const detail = page.getByRole('dialog', { name: '文件详情' });
+    const detail = await openedDialog(page.getByRole('dialog', { name: '文件详情' }));
     await detail.getByRole('columnheader', { name: '示意图', exact: true }).waitFor();
     const drawing = detail.getByTestId('fit-drawing');
     // 152.4×102 over 127×89: covering the height cuts (1 − 127 / (152.4 × 89/102)) of the picture.
@@ -140,7 +140,6 @@ describe('文件问题汇总, drawings and the batch check', () => {
     await drawing.getByRole('img', { name: '文件152.4×102mm，标准127×89mm，裁切填充将裁掉4.5%' }).waitFor();
     for (const shape of ['trim', 'band', 'file', 'cut']) expect(await drawing.locator(`[data-shape="${shape}"]`).count()).toBe(1);
     await shot(page, 'triage-file-detail-drawing');
-    await detail.getByRole('button', { name: '返回' }).click();
-    await detail.waitFor({ state: 'hidden' });
+    await closeDialogWith(detail, detail.getByRole('button', { name: '返回' }));
   });
 });
