@@ -39,7 +39,7 @@ interface Visit {
 }
 
 async function visit(browser: Browser, server: BenchServer): Promise<Visit> {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { motion: true });
   try {
     const cdp = await context.newCDPSession(page);
     let bytes = 0;

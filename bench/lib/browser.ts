@@ -79,7 +79,7 @@ export async function openBatchUpload(
   server: BenchServer,
   query = '',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { motion: true });
   ctx.defer(() => context.close());
   // The bench runs under tsx, whose esbuild keeps function names with a `__name(fn, 'name')` helper
   // call inside every named arrow; functions handed to page.evaluate carry those calls into the page.

@@ -21,9 +21,9 @@ export interface OrderPage {
  * `beforeLogin` runs once the server answers and the page is open (a catalogue set up in the database,
  * a DevTools session that watches the page's requests).
  */
-export async function openOrderPage(options: { server?: StartServerOptions; beforeLogin?: (opened: OrderPage) => Promise<void> } = {}): Promise<OrderPage> {
+export async function openOrderPage(options: { server?: StartServerOptions; beforeLogin?: (opened: OrderPage) => Promise<void>; motion?: boolean } = {}): Promise<OrderPage> {
   const [server, browser] = await Promise.all([startServer(options.server), launchBrowser()]);
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { motion: options.motion ?? false });
   const opened = { server, browser, context, page };
   await options.beforeLogin?.(opened);
   await login(page, server.url, 'demo', 'demo');

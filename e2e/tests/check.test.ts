@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialRect, initialZoom, requestRect, resizeRect, rotateLeft, degreesOf } from '../../apps/web/src/features/crop/lib/geometry.ts';
 import { passOf, quantitySummary, withNewFile } from '../../apps/web/src/features/file-check/lib/detail.ts';
 import { configOf, isValueAvailable, pageCountLines, toggleOption } from '../../apps/web/src/features/product-picker/lib/options.ts';
-import { closeDialogWith, openedDialog, shot } from '../support/browser.ts';
+import { closeDialogWith, openedDialog, shot, watchMotion } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForRow, chooseOption as choose } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -202,8 +202,11 @@ describe('choosing products and checking files', () => {
   });
 
   it('文件详情 shows the failing photo, 调整尺寸 crops it to size, and the work checked again passes', async () => {
+    // This page's system asks for reduced motion (newPage): the dialog opens without antd's zoom.
+    const moved = await watchMotion(page);
     await entryOf(page, '偏大照片').getByRole('button', { name: '查看详情' }).click();
     const detail = await openedDialog(page.getByRole('dialog', { name: '文件详情' }));
+    expect(await moved()).toBe('');
     for (const column of ['文件名称', '实际尺寸', '标准尺寸', '实际DPI', '标准DPI', '状态', '操作']) {
       await detail.getByRole('columnheader', { name: column, exact: true }).waitFor();
     }

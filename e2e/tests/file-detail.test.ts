@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeDialogWith, openedDialog, shot } from '../support/browser.ts';
+import { closeDialogWith, openedDialog, shot, watchMotion } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForRow } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -39,8 +39,12 @@ async function failingDetail(page: Page, work: string, keyword: string, product:
   await rowOf(page, work).waitFor();
   await chooseForRow(page, rowOf(page, work), { keyword, product, options });
   await rowOf(page, work).getByText('异常', { exact: true }).waitFor();
+  const moved = await watchMotion(page);
   await entryOf(page, work).getByRole('button', { name: '查看详情' }).click();
-  return openedDialog(page.getByRole('dialog', { name: '文件详情' }));
+  const detail = await openedDialog(page.getByRole('dialog', { name: '文件详情' }));
+  // This page keeps the motion a customer's system has by default: the dialog and its mask moved in.
+  expect(await moved()).toMatch(/ant-(zoom|fade)/);
+  return detail;
 }
 
 async function closeDetail(detail: Locator): Promise<void> {
@@ -67,7 +71,8 @@ describe('文件详情 and 调整尺寸', () => {
     await writeFile(join(dir, '混合作品', '1.pdf'), await pdf([[210, 297], [148, 210]]));
     await writeFile(join(dir, '混合作品', '2.jpg'), await labelledImage('2', 250, PASSING));
     await writeFile(join(dir, '画册.pdf'), await pdf(Array.from({ length: 20 }, (_, i): [number, number] => (i === 9 ? [210, 297] : [210, 285]))));
-    ({ server, browser, context, page } = await openOrderPage());
+    // With antd's motion, as most customers' systems have it: the dialogs' zoom is waited out (openedDialog).
+    ({ server, browser, context, page } = await openOrderPage({ motion: true }));
   });
 
   afterEach((ctx) => afterStep(ctx, page, 'detail'));
