@@ -17,8 +17,10 @@ export interface WireCount {
   bytes: number;
   /** Chunk requests sent. */
   chunks: number;
-  /** POST /api/files/linkFile calls sent (a file linked from bytes the hub has). */
+  /** Files asked to be linked from bytes the hub has: one a POST /api/files/linkFile, each of a POST /api/files/linkFiles. */
   links: number;
+  /** POST /api/files/linkFile and /api/files/linkFiles calls. */
+  linkCalls: number;
   /** performance.now() of the first and the last POST /api/files/knownHashes, and of the last link answered (0: none). */
   firstAskAt: number;
   lastAskAt: number;
@@ -31,7 +33,7 @@ export interface WireCount {
  * (Network.requestWillBeSentExtraInfo): playwright does not hand out a body that holds a blob.
  */
 export async function watchWire(cdp: CDPSession): Promise<{ read(): WireCount; reset(): void }> {
-  const zero = (): WireCount => ({ bytes: 0, chunks: 0, links: 0, firstAskAt: 0, lastAskAt: 0, lastLinkAt: 0 });
+  const zero = (): WireCount => ({ bytes: 0, chunks: 0, links: 0, linkCalls: 0, firstAskAt: 0, lastAskAt: 0, lastLinkAt: 0 });
   const sum = zero();
   const chunkIds = new Set<string>();
   const linkIds = new Set<string>();
@@ -43,11 +45,12 @@ export async function watchWire(cdp: CDPSession): Promise<{ read(): WireCount; r
     lengths.delete(id);
     sum.bytes += n;
   };
-  cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string } }) => {
+  cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string; postData?: string } }) => {
     if (e.request.method !== 'POST') return;
     const path = new URL(e.request.url).pathname;
-    if (path === '/api/files/linkFile') {
-      sum.links++;
+    if (path === '/api/files/linkFile' || path === '/api/files/linkFiles') {
+      sum.linkCalls++;
+      sum.links += path === '/api/files/linkFile' ? 1 : ((JSON.parse(e.request.postData ?? '{}') as { files?: unknown[] }).files?.length ?? 0);
       linkIds.add(e.requestId);
     }
     if (path === '/api/files/knownHashes') {
@@ -68,6 +71,7 @@ export async function watchWire(cdp: CDPSession): Promise<{ read(): WireCount; r
     lengths.set(e.requestId, Number(length));
     settle(e.requestId);
   });
-  await cdp.send('Network.enable');
+  // Bodies up to 1 MB come with requestWillBeSent: a linkFiles call names its files there.
+  await cdp.send('Network.enable', { maxPostDataSize: 1_000_000 });
   return { read: () => ({ ...sum }), reset: () => Object.assign(sum, zero()) };
 }

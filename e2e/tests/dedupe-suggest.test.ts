@@ -4,7 +4,8 @@
  * - a folder of 6寸 photos (1795×1205 px at 300 dpi) is suggested 6寸照片冲印 in 推荐产品, and 按推荐匹配
  *   checks the checked row against it;
  * - after 重置, picking the same folder again brings its work back without a byte of it sent: every
- *   file is linked from the bytes the hub already has (counted from the page's own network events).
+ *   file is linked from the bytes the hub already has (counted from the page's own network events), its
+ *   hash remembered by the page from the first pick.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,17 @@ describe('推荐产品 and bytes never sent twice', () => {
     await row.waitFor({ timeout: TIMEOUT_MS });
     expect(await row.getByText(`${PHOTOS}个文件`).isVisible()).toBe(true);
     expect(sent()).toEqual({ bytes: 0, chunks: 0, links: PHOTOS });
+    // Their hashes came from what the page remembered of the first pick (IndexedDB, over plain http).
+    const remembered = await page.evaluate(() => new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open('portal-file-hashes');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const count = open.result.transaction('sha256').objectStore('sha256').count();
+        count.onsuccess = () => resolve(count.result);
+        count.onerror = () => reject(count.error);
+      };
+    }));
+    expect(remembered).toBe(PHOTOS);
     // The linked files are the customer's: the preview shows them.
     await page.locator('.ant-message').getByText('上传成功').first().waitFor({ timeout: TIMEOUT_MS });
     await shot(page, 'dedupe-repick');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorType, ORDER_STATUSES, TaskStatus, Toning, WorkState } from './enums.ts';
+import { ErrorType, LIMITS, ORDER_STATUSES, TaskStatus, Toning, WorkState } from './enums.ts';
 
 /** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
 export const zId = z.coerce.number().int().positive();
@@ -253,6 +253,13 @@ export const LongTask = z.object({
 export type LongTask = z.infer<typeof LongTask>;
 export const LongTaskAnswer = z.object({ state: z.literal(200), message: LongTask });
 export type LongTaskAnswer = z.infer<typeof LongTaskAnswer>;
+/**
+ * An option of ours on the spec's poll: waitMs holds the answer until the task is no longer running or
+ * waitMs has passed (at most LIMITS.taskPollMs), so the page's poll every 3 s hears of the end at once.
+ */
+export const LongTaskQuery = z.object({
+  waitMs: z.coerce.number({ error: '等待时间不正确' }).int('等待时间不正确').min(0, '等待时间不正确').max(LIMITS.taskPollMs, `等待时间最多${LIMITS.taskPollMs}毫秒`).optional(),
+});
 
 // --- the file check, crop and sort (../shared/spec/product-spec.md §7, ../shared/spec/decisions.md §5)
 export const CheckFileBody = z.object({

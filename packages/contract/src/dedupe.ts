@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChunkDone } from './api.ts';
+import { MSG } from './messages.ts';
 
 // --- Bytes the shop already has are not sent (issue #21 item 2).
 
@@ -27,3 +28,20 @@ export const LinkFileAnswer = z.discriminatedUnion('linked', [
   z.object({ linked: z.literal(false) }),
 ]);
 export type LinkFileAnswer = z.infer<typeof LinkFileAnswer>;
+
+/** Files one POST /api/files/linkFiles may name. */
+export const LINK_FILES_MAX = 500;
+/**
+ * Many files of batches stored from bytes the hub already has, in one call (a re-picked folder): each
+ * item as LinkFileBody; a (folderId, filePath) named twice is refused, as is a bad path of any item
+ * (nothing is linked then).
+ */
+export const LinkFilesBody = z.object({
+  files: z.array(LinkFileBody)
+    .min(1, '请至少提供一个文件')
+    .max(LINK_FILES_MAX, `一次最多关联${LINK_FILES_MAX}个文件`)
+    .refine((files) => new Set(files.map((f) => `${f.folderId}\n${f.filePath}`)).size === files.length, MSG.linkFilesRepeated),
+});
+/** One answer per file of the request, in its order, each as LinkFileAnswer. */
+export const LinkFilesAnswer = z.object({ results: z.array(LinkFileAnswer) });
+export type LinkFilesAnswer = z.infer<typeof LinkFilesAnswer>;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { KnownHashesAnswer, KnownHashesBody, LinkFileAnswer, LinkFileBody } from '@portal/contract';
+import { KnownHashesAnswer, KnownHashesBody, LINK_FILES_MAX, LinkFileAnswer, LinkFileBody, LinkFilesAnswer, LinkFilesBody } from '@portal/contract';
 import type { Services } from '../services/index.ts';
 
 /** Bytes the shop already has are not sent (issue #21 item 2). */
@@ -22,4 +22,13 @@ export const dedupeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       response: { 200: LinkFileAnswer },
     },
   }, async (request) => services.dedupe.link(request.customer.hubId, request.body));
+
+  app.post('/files/linkFiles', {
+    schema: {
+      tags,
+      description: `linkFile for up to ${LINK_FILES_MAX} files in one call (a re-picked folder), scoped to the caller's hub exactly as linkFile: one answer per file, in the request's order. A bad path of any file refuses the call (400, nothing linked); a file named twice is refused (400).`,
+      body: LinkFilesBody,
+      response: { 200: LinkFilesAnswer },
+    },
+  }, async (request) => services.dedupe.linkMany(request.customer.hubId, request.body.files));
 };

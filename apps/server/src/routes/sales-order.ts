@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, LongTaskQuery, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { LIMITS } from '@portal/contract';
 import type { Services } from '../services/index.ts';
 
 export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -17,10 +18,12 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   app.get('/long-time-tasks/:taskId', {
     schema: {
       tags,
+      description: `The state of a long task. waitMs (optional, at most ${LIMITS.taskPollMs}): the answer waits until the task is no longer running or waitMs has passed, so a poll every ${LIMITS.taskPollMs / 1000} s learns of its end at once.`,
       params: z.object({ taskId: z.uuid() }),
+      querystring: LongTaskQuery,
       response: { 200: LongTaskAnswer },
     },
-  }, async (request) => services.tasks.status(request.customer.hubId, request.params.taskId));
+  }, async (request) => services.tasks.status(request.customer.hubId, request.params.taskId, request.query.waitMs));
 
   app.get('/sales_order/getPreviewImg', {
     schema: { tags, querystring: z.object({ filePath: z.string().min(1).max(1024), t: z.string().max(30).optional() }),

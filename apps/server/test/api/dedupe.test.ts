@@ -179,6 +179,87 @@ describe.each(DB_KINDS)('bytes the shop already has are not sent, on %s', (kind)
     expect(await r3.json()).toEqual([]);
   });
 
+  it('links many files in one call (linkFiles), scoped to the hub as linkFile, and refuses hostile input in Chinese', async () => {
+    const mine = await Promise.all([50, 51, 52].map(photo));
+    const sent = await Promise.all(mine.map((b, i) => uploadFile(t, demo, b, `多/p${i}.jpg`)));
+    const theirs = await photo(53);
+    await uploadFile(t, partial, theirs, 'only-hub-2.jpg');
+    const folderId = randomUUID();
+    const item = (b: Buffer, filePath: string) => ({ folderId, filePath, size: b.length, sha256: sha256(b) });
+    const many = async (token: string, files: unknown) => {
+      const res = await t.call('POST', '/api/files/linkFiles', { token, body: { files } });
+      return { status: res.status, text: await res.clone().text(), body: (await res.json()) as { results: LinkAnswer[] } };
+    };
+
+    // Three of the hub's files, another hub's bytes and unknown bytes: one answer each, in order.
+    const unknown = randomBytes(1000);
+    const res = await many(demo, [item(mine[0]!, '再选/p0.jpg'), item(theirs, '再选/x.jpg'), item(mine[1]!, '再选/p1.jpg'), item(unknown, '再选/u.jpg'), item(mine[2]!, '再选/p2.jpg')]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results.map((r) => r.linked)).toEqual([true, false, true, false, true]);
+    // Another hub's hash is answered exactly as bytes no hub has.
+    expect(res.body.results[1]).toEqual(res.body.results[3]);
+    expect(res.body.results[0]).toMatchObject({ state: 200, message: { status: 300, filePath: `upload/${folderId}/再选/p0.jpg`, info: sent[0]!.done!.body.message.info } });
+    expect(await row(1, `upload/${folderId}/再选/x.jpg`)).toBeUndefined();
+    expect(await t.app.services.store.stat(1, `upload/${folderId}/再选/x.jpg`)).toBeNull();
+    const served = Buffer.from(await (await fetch(t.url + res.body.results[4]!.message!.accessUrl)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(mine[2]!));
+    // The linked folder parses into its work, as an upload would.
+    const parsed = await parse(demo, `upload/${folderId}/再选`);
+    expect(parsed.message.works.map((w) => w.articleName)).toEqual(['再选']);
+    // Hub 2 asking for hub 1's bytes links nothing.
+    const stolen = await many(partial, [item(mine[0]!, 'stolen/p0.jpg')]);
+    expect(stolen.body).toEqual({ results: [{ linked: false }] });
+    expect(await row(2, `upload/${folderId}/stolen/p0.jpg`)).toBeUndefined();
+
+    // Hostile input: a bad path anywhere refuses the call and links nothing; too many, none, twice, bad hashes.
+    const other = randomUUID();
+    const bad = await many(demo, [{ ...item(mine[0]!, 'ok.jpg'), folderId: other }, { ...item(mine[1]!, '../escape.jpg'), folderId: other }]);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('文件路径不合法');
+    expect(await row(1, `upload/${other}/ok.jpg`)).toBeUndefined();
+    const tooMany = await many(demo, Array.from({ length: 501 }, (_, i) => item(mine[0]!, `n${i}.jpg`)));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain('一次最多关联500个文件');
+    const none = await many(demo, []);
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('请至少提供一个文件');
+    const twice = await many(demo, [item(mine[0]!, 'same.jpg'), item(mine[1]!, 'same.jpg')]);
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain('同一文件在请求中出现了多次');
+    const wrongHash = await many(demo, [{ ...item(mine[0]!, 'h.jpg'), sha256: 'not-a-hash' }]);
+    expect(wrongHash.status).toBe(400);
+    expect(wrongHash.text).toContain('文件指纹不正确');
+    const wrongType = await many(demo, [item(mine[0]!, 'h.exe')]);
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.text).toContain('只能上传.zip,.pdf,.png,.jpg');
+    expect((await many(demo, 'files')).status).toBe(400);
+    expect((await t.call('POST', '/api/files/linkFiles', { body: { files: [item(mine[0]!, 'anon.jpg')] } })).status).toBe(401);
+  });
+
+  it('a long task\'s poll may wait for its end (waitMs), at most 3 s, with a Chinese message for a bad wait', async () => {
+    const folderId = randomUUID();
+    // More than 50 files: a long task (../shared/spec/decisions.md §4).
+    const files = await Promise.all(Array.from({ length: 51 }, (_, i) => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: i, g: 9, b: 90 } } }).jpeg().toBuffer()));
+    for (const [i, b] of files.entries()) await uploadFile(t, demo, b, `长任务/p${i}.jpg`, { folderId });
+    const parsed = await parse(demo, `upload/${folderId}/长任务`);
+    const taskId = parsed.message.taskId!;
+    expect(taskId).toBeTruthy();
+    const started = performance.now();
+    const res = await t.call('GET', `/api/long-time-tasks/${taskId}?waitMs=3000`, { token: demo });
+    const task = ((await res.json()) as { message: { status: string; jsonContent: { works: Work[] } | null } }).message;
+    // The answer came when the task ended (or after the 3 s wait): finished, or still running after 3 s.
+    if (task.status === 'running') expect(performance.now() - started).toBeGreaterThanOrEqual(2900);
+    else expect(task.status).toBe('finished');
+    const bad = await t.call('GET', `/api/long-time-tasks/${taskId}?waitMs=3001`, { token: demo });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('等待时间最多3000毫秒');
+    const nan = await t.call('GET', `/api/long-time-tasks/${taskId}?waitMs=abc`, { token: demo });
+    expect(nan.status).toBe(400);
+    expect(await nan.text()).toContain('等待时间不正确');
+    // Another hub's task is not found, waiting or not.
+    expect((await t.call('GET', `/api/long-time-tasks/${taskId}?waitMs=100`, { token: partial })).status).toBe(404);
+  });
+
   it('a customer needs a token', async () => {
     expect((await t.call('POST', '/api/files/knownHashes', { body: { hashes: [] } })).status).toBe(401);
     expect((await t.call('POST', '/api/files/linkFile', { body: {} })).status).toBe(401);

@@ -252,6 +252,7 @@ describe('security', () => {
       'POST /api/bulk-fix/undo': [post('/api/bulk-fix/undo', { fixIds: [h1.fixId] }), post('/api/bulk-fix/undo', { taskId: h1.fixTaskId })],
       // Linking names a path of the caller's own upload; one that climbs to hub 1's file is refused.
       'POST /api/files/linkFile': [post('/api/files/linkFile', { folderId: h1.folderId, filePath: `../../../1/${h1.file}`, size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) })],
+      'POST /api/files/linkFiles': [post('/api/files/linkFiles', { files: [{ folderId: h1.folderId, filePath: `../../../1/${h1.file}`, size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) }] })],
       'GET /api/batch-drafts/{id}': [get(`/api/batch-drafts/${h1.draftId}`)],
       'PUT /api/batch-drafts/{id}': [{ p: `/api/batch-drafts/${h1.draftId}`, init: { method: 'PUT', headers: json, body: JSON.stringify({ version: 1, document: { format: 1, works: [] } }) } }],
       'DELETE /api/batch-drafts/{id}': [{ p: `/api/batch-drafts/${h1.draftId}`, init: { method: 'DELETE', headers: p2 } }],
@@ -293,6 +294,9 @@ describe('security', () => {
     const link = await rawRequest(t.url, '/api/files/linkFile', { method: 'POST', headers: json, body: JSON.stringify({ folderId: randomUUID(), filePath: '偷/海报.jpg', size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) }) });
     expect(link.status, link.text).toBe(200);
     expect(JSON.parse(link.text), 'hub 1\'s bytes are not linked into hub 2').toEqual({ linked: false });
+    const links = await rawRequest(t.url, '/api/files/linkFiles', { method: 'POST', headers: json, body: JSON.stringify({ files: [{ folderId: randomUUID(), filePath: '偷/海报.jpg', size: h1.fileBytes.length, sha256: sha256(h1.fileBytes) }] }) });
+    expect(links.status, links.text).toBe(200);
+    expect(JSON.parse(links.text), 'hub 1\'s bytes are not linked into hub 2, many at a time').toEqual({ results: [{ linked: false }] });
     const relative = h1.file.replace(/^upload\/[^/]+\//, '');
     const chunks = await rawRequest(t.url, '/api/files/storedChunks', { method: 'POST', headers: json, body: JSON.stringify({ uploads: [{ folderId: h1.folderId, filePath: relative, size: h1.fileBytes.length, chunkTotal: 1 }] }) });
     expect(chunks.status, chunks.text).toBe(200);

@@ -3,10 +3,13 @@
  * sha256 (hashed in a Web Worker, lib/hasher.ts) is looked up among the hub's stored files, and a file
  * the hub has is linked into the batch (POST /api/files/linkFile) instead of sent. Keep in mind:
  * - hashing, the lookup and the link start when the files are queued (prepare), ahead of their turn
- *   to be sent and a few links at a time of their own: a re-picked folder is linked without waiting
- *   for the uploader's file slots, and a file's answer is usually ready when its turn comes;
+ *   to be sent: a re-picked folder is linked without waiting for the uploader's file slots, and a
+ *   file's answer is usually ready when its turn comes;
+ * - a file this browser hashed before (same relative path, size and modification time: lib/hash-cache.ts)
+ *   is not hashed again;
  * - the lookups of files that come close together go in one request (knownHashes), so a first pick
- *   of files the hub does not have costs a few requests, not one per file;
+ *   of files the hub does not have costs a few requests, not one per file; so do their links
+ *   (linkFiles, LINKS_PER_CALL files a call, LINK_CALLS_AT_ONCE calls in flight);
  * - anything that goes wrong (no worker, a failed lookup, a link refused) only means the file is sent:
  *   tryLink never throws;
  * - the server decides: it links only bytes of the caller's own hub whose stored hash it computed.
@@ -14,11 +17,13 @@
 import type { ChunkDone } from '@portal/contract/api';
 import pLimit from 'p-limit';
 import { knownHashes } from './api/known-hashes.ts';
-import { linkFile } from './api/link-file.ts';
+import { linkFiles } from './api/link-files.ts';
+import { hashCache, hashKeyOf } from './lib/hash-cache.ts';
 import { hashFile } from './lib/hasher.ts';
 
-/** Links in flight at once. */
-const LINKS_AT_ONCE = 4;
+/** Link calls in flight at once, and files a call (the server takes up to LINK_FILES_MAX). */
+const LINK_CALLS_AT_ONCE = 2;
+const LINKS_PER_CALL = 100;
 /** How long a lookup waits for others to join it. */
 const ASK_DELAY_MS = 15;
 const HASHES_PER_ASK = 1000;
@@ -39,8 +44,22 @@ export interface Linker {
 
 const keyOf = (job: LinkableFile) => `${job.batchId}\n${job.relativePath}`;
 
+type LinkBody = { folderId: string; filePath: string; size: number; sha256: string };
+
+/** The file's sha256: remembered by this browser, or hashed (and remembered). */
+async function sha256Of(job: LinkableFile): Promise<string> {
+  const key = hashKeyOf(job.file, job.relativePath);
+  const cached = key ? await hashCache().lookup(key) : undefined;
+  if (cached) return cached;
+  const sha256 = await hashFile(job.file);
+  if (key) hashCache().remember(key, sha256);
+  return sha256;
+}
+
 export function createLinker(): Linker {
-  const linking = pLimit(LINKS_AT_ONCE);
+  const linking = pLimit(LINK_CALLS_AT_ONCE);
+  const toLink: Array<{ body: LinkBody; signal: AbortSignal | undefined; resolve: (done: ChunkDone | null) => void }> = [];
+  let linkTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each queued file's link, started by prepare; taken (and forgotten) by tryLink. */
   const started = new Map<string, { file: Blob; link: Promise<ChunkDone | null> }>();
   let waiting: Array<{ sha256: string; resolve: (known: boolean) => void }> = [];
@@ -65,11 +84,41 @@ export function createLinker(): Linker {
     });
   }
 
+  function sendLinks() {
+    clearTimeout(linkTimer);
+    linkTimer = undefined;
+    const batch = toLink.splice(0, LINKS_PER_CALL);
+    if (toLink.length > 0) linkTimer = setTimeout(sendLinks, 0);
+    if (batch.length === 0) return;
+    void linking(async () => {
+      // A file cancelled while it waited is not linked.
+      const live = batch.filter((l) => {
+        if (l.signal?.aborted) l.resolve(null);
+        return !l.signal?.aborted;
+      });
+      if (live.length === 0) return;
+      try {
+        const answers = await linkFiles(live.map((l) => l.body));
+        live.forEach((l, i) => l.resolve(answers[i] ?? null));
+      } catch {
+        live.forEach((l) => l.resolve(null));
+      }
+    });
+  }
+
+  function linkOne(body: LinkBody, signal?: AbortSignal): Promise<ChunkDone | null> {
+    return new Promise((resolve) => {
+      toLink.push({ body, signal, resolve });
+      if (toLink.length >= LINKS_PER_CALL) sendLinks();
+      else linkTimer ??= setTimeout(sendLinks, ASK_DELAY_MS);
+    });
+  }
+
   async function link(job: LinkableFile, signal?: AbortSignal): Promise<ChunkDone | null> {
     try {
-      const sha256 = await hashFile(job.file);
+      const sha256 = await sha256Of(job);
       if (signal?.aborted || !(await isKnown(sha256))) return null;
-      return await linking(() => (signal?.aborted ? null : linkFile({ folderId: job.batchId, filePath: job.relativePath, size: job.file.size, sha256 }, signal)));
+      return await linkOne({ folderId: job.batchId, filePath: job.relativePath, size: job.file.size, sha256 }, signal);
     } catch {
       return null;
     }

@@ -3,7 +3,10 @@
  *
  * Keep in mind:
  * - state 200 carries the works; state 100 carries a long task, polled every LIMITS.taskPollMs
- *   until it is finished or failed; any other state is a failure;
+ *   until it is finished or failed; any other state is a failure. Each poll asks the server to hold
+ *   its answer up to LIMITS.taskPollMs until the task ends (waitMs), and the first goes at once: the
+ *   page hears of the end when it comes, not at the next tick, and a poll still starts at most once
+ *   every LIMITS.taskPollMs;
  * - a poll that gets no answer or a 5xx is tried again, up to POLL_TOLERANCE times in a row: the
  *   task keeps running on the server, and a blip of the network must not lose a 2,000-file parse;
  * - a failure throws ParseFailure with the text to append to MSG.parseFailed.
@@ -50,11 +53,13 @@ export async function parseItem(
 
   const { taskId } = answer.message;
   let misses = 0;
+  let lastPollAt = -Infinity;
   for (;;) {
-    await wait(LIMITS.taskPollMs, signal);
+    await wait(Math.max(0, lastPollAt + LIMITS.taskPollMs - performance.now()), signal);
+    lastPollAt = performance.now();
     let task;
     try {
-      task = await getLongTask(taskId, signal);
+      task = await getLongTask(taskId, signal, LIMITS.taskPollMs);
       misses = 0;
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -14,9 +14,10 @@ export async function parseUploadedItem(filePath: string, customerHubId: number,
   return data;
 }
 
-/** GET /api/long-time-tasks/{taskId}. */
-export async function getLongTask(taskId: string, signal?: AbortSignal): Promise<LongTask> {
+/** GET /api/long-time-tasks/{taskId}; waitMs: the server answers once the task is no longer running, or after waitMs. */
+export async function getLongTask(taskId: string, signal?: AbortSignal, waitMs?: number): Promise<LongTask> {
   const { data } = await get<LongTaskAnswer>(`/api/long-time-tasks/${encodeURIComponent(taskId)}`, {
+    ...(waitMs ? { query: { waitMs } } : {}),
     signal,
     silent: true,
   });
