@@ -1,14 +1,15 @@
 /**
- * Issue #21 item 1: the browser measures picked images as they are picked (a Web Worker running
- * @portal/measure) and the order table shows their sizes and pages at once, while the bytes are still
- * on their way (the upload throttled with the DevTools protocol); the server's row replaces it when
- * the item's parse answers.
+ * Issue #21 item 1: the browser measures picked images and PDFs as they are picked (Web Workers running
+ * @portal/measure, and @portal/measure/pdf on @cantoo/pdf-lib for a PDF's page tree) and the order
+ * table shows their sizes and pages at once, while the bytes are still on their way (the upload
+ * throttled with the DevTools protocol); the server's row replaces it when the item's parse answers.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { measureImage, bytesSource } from '@portal/measure';
 import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { repoRoot, startServer, type RunningServer } from '../support/server.ts';
@@ -101,5 +102,40 @@ describe('preflight in the browser', () => {
     await expect.poll(() => photoWork.getByTestId('work-state').innerText(), { timeout: 30_000 }).toBe('异常');
     expect(await albumWork.locator('.ant-table-cell').nth(3).innerText()).toBe('5寸照片冲印');
     await shot(page, 'preflight-replaced');
+  });
+
+  it('a picked PDF shows its pages and page sizes (after /Rotate) in its 预检 row before the server row replaces it', async () => {
+    // Three A4 pages, the third stored landscape and turned by /Rotate 90; an attachment of 200 KB
+    // makes its upload take seconds at the throttled rate.
+    const doc = await PDFDocument.create();
+    doc.addPage([595.28, 841.89]);
+    doc.addPage([595.28, 841.89]);
+    doc.addPage([841.89, 595.28]).setRotation(degrees(90));
+    await doc.attach(Buffer.alloc(200_000, 7), 'padding.bin', { mimeType: 'application/octet-stream' });
+    const file = join(dir, '预检手册.pdf');
+    await writeFile(file, await doc.save({ useObjectStreams: false }));
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
+    const row = page.locator('.ant-table-row').filter({ has: page.getByTestId('preflight-name').getByText('预检手册', { exact: true }) });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(file);
+      await row.waitFor({ timeout: 30_000 });
+      await expect.poll(() => row.getByTestId('preflight-size').innerText(), { timeout: 30_000 }).toMatch(/^210×297mm ×3\s+PDF 3页$/);
+      expect(await row.getByTestId('preflight-pages').innerText()).toBe('3');
+      // Still uploading: the server has not made the work yet.
+      expect(await page.getByTestId('work-name').getByText('预检手册', { exact: true }).count()).toBe(0);
+      await shot(page, 'preflight-pdf-while-uploading');
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+
+    const work = page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText('预检手册', { exact: true }) });
+    await work.waitFor({ timeout: 60_000 });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    // The server's reader counts the same pages.
+    expect(await work.locator('.ant-table-cell').nth(6).innerText()).toBe('3');
   });
 });
