@@ -1,26 +1,20 @@
 /**
- * A Web Worker that measures picked files as they are picked (issue #21 item 1), by the rules of
- * @portal/measure, the same the server's readers apply:
- * - an image on the first IMAGE_HEAD_BYTES of its file, reading further only where a header reaches past
- *   them (a large EXIF block);
- * - a PDF whole, its page tree through @cantoo/pdf-lib (loaded with the first PDF) and the shared page
- *   rules (@portal/measure/pdf): pages, each one's TrimBox → CropBox → MediaBox and /Rotate in mm. An
- *   encrypted, damaged or larger than PDF_MAX_BYTES file answers null: the server decides.
+ * A Web Worker that measures picked images as they are picked (issue #21 item 1), by the rules of
+ * @portal/measure, the same the server's image reader applies: each image on the first IMAGE_HEAD_BYTES
+ * of its file, reading further only where a header reaches past them (a large EXIF block). PDFs are
+ * measured by pdf.worker.ts (its own file: pdf-lib is ≈ 600 KB of script a photo pick never needs).
  * Up to IN_FLIGHT files are read at once; answers go back in groups, so a folder of 2,000 photos is a few
  * dozen messages to the page, not 2,000.
  * Every failure is an answer of null, never an error of the worker.
  */
 import { IMAGE_HEAD_BYTES, measureImage, type ByteSource } from '@portal/measure';
-import { measurePdf, type PdfLib } from '@portal/measure/pdf';
 import type { FileMeasure } from './measurer.ts';
 
-export type MeasureRequest = { request: number; files: ReadonlyArray<{ id: string; file: Blob; pdf?: boolean }> };
+export type MeasureRequest = { request: number; files: ReadonlyArray<{ id: string; file: Blob }> };
 export type MeasureAnswer = { request: number; results: ReadonlyArray<{ id: string; measure: FileMeasure | null }> };
 
 /** Answers per message at most; the rest follow in the next. */
 const GROUP = 100;
-/** A larger PDF is not read into the page's memory: the server measures it. */
-export const PDF_MAX_BYTES = 256 * 1024 * 1024;
 
 async function sourceOf(file: Blob): Promise<ByteSource> {
   const head = new Uint8Array(await file.slice(0, IMAGE_HEAD_BYTES).arrayBuffer());
@@ -31,15 +25,6 @@ async function sourceOf(file: Blob): Promise<ByteSource> {
         ? head.subarray(position, position + length)
         : new Uint8Array(await file.slice(position, position + length).arrayBuffer()),
   };
-}
-
-let pdfLib: Promise<PdfLib> | undefined;
-
-async function pdfMeasure(file: Blob): Promise<FileMeasure | null> {
-  if (file.size > PDF_MAX_BYTES) return null;
-  pdfLib ??= import('@cantoo/pdf-lib');
-  const [lib, bytes] = await Promise.all([pdfLib, file.arrayBuffer()]);
-  return measurePdf(lib, new Uint8Array(bytes));
 }
 
 /**
@@ -57,8 +42,8 @@ self.onmessage = (event: MessageEvent<MeasureRequest>) => {
     let next = 0;
     const lane = async () => {
       while (next < files.length) {
-        const { id, file, pdf } = files[next++]!;
-        const measure = await (pdf ? pdfMeasure(file) : sourceOf(file).then(measureImage)).catch(() => null);
+        const { id, file } = files[next++]!;
+        const measure = await sourceOf(file).then(measureImage).catch(() => null);
         results.push({ id, measure });
         if (results.length >= GROUP) {
           self.postMessage({ request, results } satisfies MeasureAnswer);

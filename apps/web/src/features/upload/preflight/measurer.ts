@@ -1,6 +1,6 @@
 /**
- * The page's side of measure.worker.ts: two workers of that file, made on the first pick that needs
- * them, one for images and one for PDFs, so that a large PDF never holds the photos' sizes. Where no
+ * The page's side of measure.worker.ts (images) and pdf.worker.ts (PDFs): one worker of each, made on
+ * the first pick that needs it, so that a large PDF never holds the photos' sizes. Where no
  * worker can be made the files stay unmeasured and the table waits for the server's parse, as before.
  *
  * The PDF worker reads one file at a time. pdf-lib cannot be stopped while it parses, so a file that
@@ -21,9 +21,9 @@ export const PDF_BUDGET_MS = 10_000;
 
 const isPdf = (name: string) => /\.pdf$/i.test(name);
 
-function newWorker(onAnswer: (answer: MeasureAnswer) => void): Worker | null {
+function newWorker(make: () => Worker, onAnswer: (answer: MeasureAnswer) => void): Worker | null {
   try {
-    const w = new Worker(new URL('./measure.worker.ts', import.meta.url), { type: 'module' });
+    const w = make();
     w.onmessage = (event: MessageEvent<MeasureAnswer>) => onAnswer(event.data);
     return w;
   } catch {
@@ -37,7 +37,7 @@ const requests = new Map<number, { left: number; onResults: Listener }>();
 let nextRequest = 1;
 
 function images(): Worker | null {
-  imageWorker ??= newWorker((answer) => {
+  imageWorker ??= newWorker(() => new Worker(new URL('./measure.worker.ts', import.meta.url), { type: 'module' }), (answer) => {
     const r = requests.get(answer.request);
     if (!r) return;
     r.left -= answer.results.length;
@@ -56,7 +56,7 @@ function nextPdf(): void {
   if (pdfInFlight) return;
   const job = pdfQueue.shift();
   if (!job) return;
-  pdfWorker ??= newWorker((answer) => {
+  pdfWorker ??= newWorker(() => new Worker(new URL('./pdf.worker.ts', import.meta.url), { type: 'module' }), (answer) => {
     const current = pdfInFlight;
     if (!current || answer.request !== current.request) return;
     clearTimeout(current.timer);
@@ -78,7 +78,7 @@ function nextPdf(): void {
     nextPdf();
   }, PDF_BUDGET_MS);
   pdfInFlight = { request, id: job.id, onResults: job.onResults, timer };
-  pdfWorker.postMessage({ request, files: [{ id: job.id, file: job.file, pdf: true }] } satisfies MeasureRequest);
+  pdfWorker.postMessage({ request, files: [{ id: job.id, file: job.file }] } satisfies MeasureRequest);
 }
 
 /**
