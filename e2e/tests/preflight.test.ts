@@ -1,14 +1,18 @@
 /**
- * Issue #21 item 1: the browser measures picked images as they are picked (a Web Worker running
- * @portal/measure) and the order table shows their sizes and pages at once, while the bytes are still
- * on their way (the upload throttled with the DevTools protocol); the server's row replaces it when
- * the item's parse answers.
+ * Issue #21 item 1: the browser measures picked images and PDFs as they are picked (Web Workers running
+ * @portal/measure, and @portal/measure/pdf on @cantoo/pdf-lib for a PDF's page tree) and the order
+ * table shows their sizes and pages at once, while the bytes are still on their way (the upload
+ * throttled with the DevTools protocol); the server's row replaces it when the item's parse answers.
+ * While the 预检 rows are looked at, the chunk requests are also held where they are routed (holdChunks):
+ * on a loaded machine a small file sent in a few seconds had its server row replace its 预检 row before
+ * the test could choose its product.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { measureImage, bytesSource } from '@portal/measure';
 import { launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { repoRoot, startServer, type RunningServer } from '../support/server.ts';
@@ -16,6 +20,23 @@ import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 import { chooseProduct } from '../support/picker.ts';
 
 const CAMERA_PHOTO = join(repoRoot, 'apps/server/test/fixtures/camera/Canon_PowerShot_S40.jpg');
+
+/** Holds every chunk request until the answer's release() (then they go on, and the route is removed). */
+async function holdChunks(page: Page): Promise<{ release: () => Promise<void> }> {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const handler = async (route: Route) => {
+    await gate;
+    await route.continue().catch(() => undefined);
+  };
+  await page.route('**/api/files/updateFile', handler);
+  return {
+    release: async () => {
+      open();
+      await page.unroute('**/api/files/updateFile', handler);
+    },
+  };
+}
 
 describe('preflight in the browser', () => {
   let server: RunningServer;
@@ -54,6 +75,7 @@ describe('preflight in the browser', () => {
     await cdp.send('Network.enable');
     // About 32 KB/s up: the folders' 7 files take many seconds to send.
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
+    const held = await holdChunks(page);
     try {
       await page.getByTestId('upload-folder-input').setInputFiles(folder);
       await page.getByTestId('upload-folder-input').setInputFiles(camera);
@@ -86,6 +108,7 @@ describe('preflight in the browser', () => {
       expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100);
       await shot(page, 'preflight-while-uploading');
     } finally {
+      await held.release();
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await cdp.detach();
     }
@@ -101,5 +124,42 @@ describe('preflight in the browser', () => {
     await expect.poll(() => photoWork.getByTestId('work-state').innerText(), { timeout: 30_000 }).toBe('异常');
     expect(await albumWork.locator('.ant-table-cell').nth(3).innerText()).toBe('5寸照片冲印');
     await shot(page, 'preflight-replaced');
+  });
+
+  it('a picked PDF shows its pages and page sizes (after /Rotate) in its 预检 row before the server row replaces it', async () => {
+    // Three A4 pages, the third stored landscape and turned by /Rotate 90; an attachment of 200 KB
+    // makes its upload take seconds at the throttled rate.
+    const doc = await PDFDocument.create();
+    doc.addPage([595.28, 841.89]);
+    doc.addPage([595.28, 841.89]);
+    doc.addPage([841.89, 595.28]).setRotation(degrees(90));
+    await doc.attach(Buffer.alloc(200_000, 7), 'padding.bin', { mimeType: 'application/octet-stream' });
+    const file = join(dir, '预检手册.pdf');
+    await writeFile(file, await doc.save({ useObjectStreams: false }));
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
+    const row = page.locator('.ant-table-row').filter({ has: page.getByTestId('preflight-name').getByText('预检手册', { exact: true }) });
+    const held = await holdChunks(page);
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(file);
+      await row.waitFor({ timeout: 30_000 });
+      await expect.poll(() => row.getByTestId('preflight-size').innerText(), { timeout: 30_000 }).toMatch(/^210×297mm ×3\s+PDF 3页$/);
+      expect(await row.getByTestId('preflight-pages').innerText()).toBe('3');
+      // Still uploading: the server has not made the work yet.
+      expect(await page.getByTestId('work-name').getByText('预检手册', { exact: true }).count()).toBe(0);
+      await shot(page, 'preflight-pdf-while-uploading');
+    } finally {
+      await held.release();
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+
+    const work = page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText('预检手册', { exact: true }) });
+    await work.waitFor({ timeout: 60_000 });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    // The server's reader counts the same pages.
+    expect(await work.locator('.ant-table-cell').nth(6).innerText()).toBe('3');
   });
 });

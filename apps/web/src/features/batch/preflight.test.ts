@@ -1,11 +1,14 @@
 /**
- * The preflight's rows and provisional verdicts, on real photos measured by @portal/measure as the
- * browser's worker measures them, against a 5寸 component (127×89 mm ±2 mm, 300 dpi wanted).
+ * The preflight's rows and provisional verdicts, on real photos and PDFs measured by @portal/measure as
+ * the browser's worker measures them, against a 5寸 component (127×89 mm ±2 mm, 300 dpi wanted) and an
+ * A4 one.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as pdfLib from '@cantoo/pdf-lib';
 import { bytesSource, measureImage, type CheckComponent } from '@portal/measure';
+import { measurePdf } from '@portal/measure/pdf';
 import { createPreflight, preflightVerdict, type PreflightChoice, type PreflightItem } from './preflight.ts';
 
 const CAMERA = fileURLToPath(new URL('../../../../server/test/fixtures/camera/Canon_PowerShot_S40.jpg', import.meta.url));
@@ -25,10 +28,29 @@ const item = (files: PreflightItem['files']): PreflightItem => ({ key: 'b/相册
 const fiveInchPhoto = { format: 'jpeg' as const, width: 1500, height: 1051, orientation: 1, dpi: 300, dpiX: 300, dpiY: 300, dpiStated: true, dpiSource: 'jfif' as const };
 
 describe('preflightVerdict', () => {
-  it('says nothing before a SKU is chosen, waits for the measures, leaves PDFs to the server', () => {
+  it('says nothing before a SKU is chosen, waits for the measures, leaves zips and unreadable files to the server', () => {
     expect(preflightVerdict(item([{ id: 'f1', relativePath: '相册/1.jpg', measure: fiveInchPhoto }]))).toEqual({ state: 'none' });
     expect(preflightVerdict({ ...item([{ id: 'f1', relativePath: '相册/1.jpg' }]), choice })).toEqual({ state: 'measuring' });
-    expect(preflightVerdict({ ...item([{ id: 'f1', relativePath: '相册/1.pdf', unmeasured: true }]), choice })).toEqual({ state: 'server' });
+    expect(preflightVerdict({ ...item([{ id: 'f1', relativePath: '相册/1.pdf' }]), choice })).toEqual({ state: 'measuring' });
+    expect(preflightVerdict({ ...item([{ id: 'f1', relativePath: '相册/1.zip', unmeasured: true }]), choice })).toEqual({ state: 'server' });
+    expect(preflightVerdict({ ...item([{ id: 'f1', relativePath: '相册/1.pdf', measure: null }]), choice })).toEqual({ state: 'server' });
+  });
+
+  it('judges each page of a PDF measured from its bytes, after /Rotate, as the server check does', async () => {
+    const doc = await pdfLib.PDFDocument.create();
+    doc.addPage([595.28, 841.89]);
+    doc.addPage([841.89, 595.28]).setRotation(pdfLib.degrees(90));
+    const pdf = await measurePdf(pdfLib, await doc.save());
+    expect(pdf).toEqual({ format: 'pdf', pages: 2, pageSizes: [{ widthMm: 210, heightMm: 297 }, { widthMm: 210, heightMm: 297 }] });
+    const a4: CheckComponent = { ...fiveInch, id: 2, name: '内页', width: 210, height: 297, autoOrientationDetection: false, resolutionThreshold: 0 };
+    const one = { key: 'b/a4.pdf', name: 'a4.pdf', isFolder: false, files: [{ id: 'f1', relativePath: 'a4.pdf', measure: pdf }] };
+    expect(preflightVerdict({ ...one, choice: { ...choice, components: [a4] } })).toEqual({ state: 'match', messages: [] });
+    const verdict = preflightVerdict({ ...one, choice });
+    expect(verdict.state).toBe('abnormal');
+    expect('messages' in verdict && verdict.messages).toEqual([
+      'a4.pdf 第1页：尺寸不符：实际210×297mm，标准127×89mm（允许误差±2mm，可横竖互换）',
+      'a4.pdf 第2页：尺寸不符：实际210×297mm，标准127×89mm（允许误差±2mm，可横竖互换）',
+    ]);
   });
 
   it('matches a 5寸 print and refuses a camera photo measured from its bytes, with the server check\'s reason', async () => {

@@ -9,6 +9,7 @@
  */
 import type { WorkState } from '@portal/contract/enums';
 import { checkWork, type CheckComponent, type CheckItem, type ImageMeasure, type PageRule } from '@portal/measure';
+import type { PdfMeasure } from '@portal/measure/pdf';
 import { createStore, type Store } from '../../lib/external-store.ts';
 import type { WorkProduct } from './works.ts';
 
@@ -28,12 +29,18 @@ export interface PreflightChoice {
   pages: PageRule & { check: boolean };
 }
 
+/** What the browser's worker measured of a file: an image's header, or a PDF's pages and their sizes. */
+export type PreflightMeasure = ImageMeasure | PdfMeasure;
+
 export interface PreflightFile {
   id: string;
   relativePath: string;
-  /** Images only; undefined while the worker reads it, null when its header gave no size (the server judges it). */
-  measure?: ImageMeasure | null;
-  /** A PDF or a zip: not measured in the browser (pages come from the server's parse). */
+  /**
+   * Undefined while the worker reads it; null when only the server can tell (a header without a size,
+   * an encrypted or damaged PDF, a PDF over the worker's budget).
+   */
+  measure?: PreflightMeasure | null;
+  /** A zip: not measured in the browser (its works come from the server's parse). */
   unmeasured?: boolean;
 }
 
@@ -53,7 +60,8 @@ export interface PreflightState {
 /**
  * The provisional verdict of an item against its chosen SKU, by the server's check rules
  * (@portal/measure checkWork) over the browser's measures: 'measuring' until every image is
- * measured, 'server' when only the server can judge (a PDF, a zip, a header without a size).
+ * image and PDF is measured, 'server' when only the server can judge (a zip, a header without a size, an
+ * encrypted or damaged PDF).
  */
 export type PreflightVerdict =
   | { state: 'none' | 'measuring' | 'server' }
@@ -64,12 +72,15 @@ export function preflightVerdict(item: PreflightItem): PreflightVerdict {
   if (!choice) return { state: 'none' };
   if (item.files.some((f) => f.unmeasured || f.measure === null)) return { state: 'server' };
   if (item.files.some((f) => f.measure === undefined)) return { state: 'measuring' };
-  const items: CheckItem[] = item.files.map((f) => {
-    const m = f.measure as ImageMeasure;
+  const items: CheckItem[] = item.files.flatMap((f): CheckItem[] => {
+    const m = f.measure as PreflightMeasure;
     const parts = f.relativePath.split('/');
     // As the server parses a folder: the folder directly below the work may name a component.
     const folderComponent = item.isFolder && parts.length > 2 ? (parts[1] ?? null) : null;
-    return { type: 'image', filePath: f.relativePath, fileName: parts.at(-1) ?? f.relativePath, folderComponent, widthPx: m.width, heightPx: m.height, dpi: m.dpi, dpiStated: m.dpiStated };
+    const base = { filePath: f.relativePath, fileName: parts.at(-1) ?? f.relativePath, folderComponent };
+    // As the server's check: one item a page of a PDF.
+    if (m.format === 'pdf') return m.pageSizes.map((p, i) => ({ ...base, type: 'pdf', page: i + 1, widthMm: p.widthMm, heightMm: p.heightMm }));
+    return [{ ...base, type: 'image', widthPx: m.width, heightPx: m.height, dpi: m.dpi, dpiStated: m.dpiStated }];
   });
   const outcome = checkWork(items, choice.components, choice.pages);
   return { state: outcome.pass ? (outcome.resolutionWarning ? 'dpiAbnormal' : 'match') : 'abnormal', messages: outcome.messages };
@@ -91,13 +102,13 @@ export function createPreflight() {
     });
   }
 
-  function setPreflightMeasures(results: ReadonlyArray<{ id: string; measure: ImageMeasure | null }>): void {
+  function setPreflightMeasures(results: ReadonlyArray<{ id: string; measure: PreflightMeasure | null }>): void {
     store.setState((s) => {
-      const byItem = new Map<string, Map<string, ImageMeasure | null>>();
+      const byItem = new Map<string, Map<string, PreflightMeasure | null>>();
       for (const r of results) {
         const key = itemOf.get(r.id);
         if (!key || !s.items[key]) continue;
-        const m = byItem.get(key) ?? new Map<string, ImageMeasure | null>();
+        const m = byItem.get(key) ?? new Map<string, PreflightMeasure | null>();
         m.set(r.id, r.measure);
         byItem.set(key, m);
       }

@@ -263,17 +263,17 @@ function createUploadFlow(page: Batch) {
 
   /**
    * The provisional rows of a pick's items (features/batch/preflight.ts) and the measuring of their
-   * images in the worker, while the bytes upload.
+   * images and PDFs in the workers, while the bytes upload.
    */
   function preflight(items: readonly NewUploadItem[], jobs: readonly UploadJob[]): void {
-    const isImage = (path: string) => /\.(jpe?g|png)$/i.test(path);
+    const measurable = (path: string) => /\.(jpe?g|png|pdf)$/i.test(path);
     addPreflightItems(items.map((item) => ({
       key: item.key, name: item.name, isFolder: item.isFolder,
-      files: item.files.map((f) => (isImage(f.relativePath) ? { id: f.id, relativePath: f.relativePath } : { id: f.id, relativePath: f.relativePath, unmeasured: true })),
+      files: item.files.map((f) => (measurable(f.relativePath) ? { id: f.id, relativePath: f.relativePath } : { id: f.id, relativePath: f.relativePath, unmeasured: true })),
     })));
     // Posted in a task of its own, as the sending starts: the pick's task ends with the files listed.
-    const images = jobs.filter((j) => isImage(j.relativePath)).map((j) => ({ id: j.id, file: j.file }));
-    void yieldToMain().then(() => measureFiles(images, setPreflightMeasures));
+    const files = jobs.filter((j) => measurable(j.relativePath)).map((j) => ({ id: j.id, file: j.file, name: j.relativePath }));
+    void yieldToMain().then(() => measureFiles(files, setPreflightMeasures));
   }
 
   /**

@@ -35,11 +35,15 @@ export const PreflightNameCell = memo(function PreflightNameCell({ uuid }: { uui
   );
 });
 
-/** Each size met among the item's images, in mm at its stated density, with its pixels and dpi. */
+/**
+ * Each size met among the item's images (in mm at its stated density, with its pixels and dpi) and its
+ * PDFs' pages (in mm, after /Rotate, with the page count of the PDF).
+ */
 export const PreflightSizeCell = memo(function PreflightSizeCell({ uuid }: { uuid: string }) {
   const item = useItem(uuid);
   if (!item) return null;
   const sizes = new Map<string, number>();
+  const add = (text: string, n: number) => sizes.set(text, (sizes.get(text) ?? 0) + n);
   let waiting = 0;
   for (const f of item.files) {
     if (f.unmeasured || f.measure === null) continue;
@@ -47,15 +51,19 @@ export const PreflightSizeCell = memo(function PreflightSizeCell({ uuid }: { uui
       waiting++;
       continue;
     }
+    if (f.measure.format === 'pdf') {
+      const pages = f.measure.pages;
+      for (const p of f.measure.pageSizes) add(`${r1(p.widthMm)}×${r1(p.heightMm)}mm|PDF ${pages}页`, 1);
+      continue;
+    }
     const { width, height, dpi } = f.measure;
-    const text = `${r1(pxToMm(width, dpi))}×${r1(pxToMm(height, dpi))}mm|${width}×${height}px ${dpi}dpi`;
-    sizes.set(text, (sizes.get(text) ?? 0) + 1);
+    add(`${r1(pxToMm(width, dpi))}×${r1(pxToMm(height, dpi))}mm|${width}×${height}px ${dpi}dpi`, 1);
   }
   const listed = [...sizes].slice(0, SIZES_LISTED);
   return (
     <div className="works-stack works-small" data-testid="preflight-size">
       {listed.map(([text, n]) => {
-        const [mm, px] = text.split('|');
+        const [mm, detail] = text.split('|');
         return (
           <span key={text} className="works-stack">
             <span style={{ whiteSpace: 'nowrap' }}>
@@ -63,7 +71,7 @@ export const PreflightSizeCell = memo(function PreflightSizeCell({ uuid }: { uui
               {n > 1 ? ` ×${n}` : ''}
             </span>
             <span className="works-muted" style={{ whiteSpace: 'nowrap' }}>
-              {px}
+              {detail}
             </span>
           </span>
         );
@@ -74,13 +82,21 @@ export const PreflightSizeCell = memo(function PreflightSizeCell({ uuid }: { uui
   );
 });
 
-/** Each image is a page; a PDF's pages come with the server's parse. */
+/** Each image is a page, a PDF its pages once measured; a zip's pages come with the server's parse. */
 export const PreflightPagesCell = memo(function PreflightPagesCell({ uuid }: { uuid: string }) {
   const pages = usePreflight((s) => {
     const item = s.items[keyOf(uuid)];
-    return item && !item.files.some((f) => f.unmeasured) ? item.files.length : null;
+    if (!item) return null;
+    let n = 0;
+    for (const f of item.files) {
+      if (f.unmeasured) return null;
+      if (!/\.pdf$/i.test(f.relativePath)) n++;
+      else if (f.measure?.format === 'pdf') n += f.measure.pages;
+      else return null;
+    }
+    return n;
   });
-  return pages == null ? <span className="works-muted">—</span> : <span>{pages}</span>;
+  return pages == null ? <span className="works-muted">—</span> : <span data-testid="preflight-pages">{pages}</span>;
 });
 
 export const PreflightProductCell = memo(function PreflightProductCell({ uuid }: { uuid: string }) {
