@@ -2,7 +2,7 @@ import type { OrderLocation } from '@portal/contract/api';
 import type { FixKind } from '@portal/contract/bulk-fix';
 import type { TriageGroup } from '@portal/contract/triage';
 import { Card, Flex, Space, Typography } from 'antd';
-import { memo, useCallback, useEffect, useMemo, type ComponentProps } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, type ComponentProps } from 'react';
 import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
@@ -56,9 +56,13 @@ const GroupFixes = memo(function GroupFixes({ group }: { group: TriageGroup }) {
 });
 const renderGroupFixes = (group: TriageGroup) => <GroupFixes group={group} />;
 
-/** The order table, filtered to the triage's chosen group: a change of the filter renders the table, not the page. */
+/**
+ * The order table, filtered to the triage's chosen group: a change of the filter renders the table, not
+ * the page, and in a deferred render (React renders it in slices between frames; 2,000 rows to a group
+ * and back took one long task after the click).
+ */
 function OrderTable(props: Omit<ComponentProps<typeof WorksTable>, 'onlyUuids'>) {
-  const onlyUuids = useTriageFilter();
+  const onlyUuids = useDeferredValue(useTriageFilter());
   return <WorksTable {...props} onlyUuids={onlyUuids} />;
 }
 

@@ -8,8 +8,11 @@
  *   the save in flight ended) with the latest state, so a drop of 300 folders saves every 2 s, not per
  *   file event; made only when the batch's structure changed: the rows, the selection, the entries, or
  *   a file's state (done, failed, added, removed); upload progress ticks change none of these;
- * - the document is built cheaply: a row's draft form and a finished file's ledger entry are kept per
- *   state object (rows and files are replaced, never changed), so a save rebuilds only what changed;
+ * - the document is built cheaply: a row's draft JSON text and a finished file's ledger entry are kept per
+ *   state object (rows and files are replaced, never changed), so a save rebuilds only what changed, and
+ *   the body is joined and encoded in slices between tasks (lib/json-in-slices.ts): a 2,000-work save is
+ *   no long task (issue #20 item 1);
+ * - a save records the state it was built from: a change while it is out is saved next;
  * - saves, creation and closing run one after another (one chain): a save never overtakes a close;
  * - a save names the version it changes; a 409 (saved elsewhere, or closed by an order or 重置 in
  *   another tab) stops saving on this page and says so: the page never overwrites another's work;
@@ -29,6 +32,7 @@ import { uploadFlowOf, type PickedFile, type PickFilter, type ResumePick, type U
 import { discardDraft } from './api/discard-draft.ts';
 import { getOpenDraft } from './api/open-draft.ts';
 import { createDraft, saveDraft } from './api/save-draft.ts';
+import { jsonArrayParts, jsonInSlices } from './lib/json-in-slices.ts';
 import { rangesOf } from './lib/ranges.ts';
 
 const SAVE_INTERVAL_MS = 2000;
@@ -51,12 +55,12 @@ export interface DraftStatus {
 
 const fingerprint = (relativePath: string, size: number, lastModified: number | null | undefined) => `${relativePath}\n${size}\n${lastModified ?? ''}`;
 
-const draftWorks = new WeakMap<WorkRow, DraftWork>();
-/** draftWorkOf, once per row object. */
-function cachedDraftWorkOf(row: WorkRow): DraftWork {
-  let work = draftWorks.get(row);
-  if (!work) draftWorks.set(row, (work = draftWorkOf(row)));
-  return work;
+const draftWorkTexts = new WeakMap<WorkRow, string>();
+/** The JSON text of draftWorkOf, once per row object: a save stringifies only the rows that changed since the last. */
+function draftWorkTextOf(row: WorkRow): string {
+  let text = draftWorkTexts.get(row);
+  if (text === undefined) draftWorkTexts.set(row, (text = JSON.stringify(draftWorkOf(row))));
+  return text;
 }
 
 type LedgerFile = LedgerItem['files'][number];
@@ -139,14 +143,22 @@ function createDraftSync(batch: Batch) {
     }
   }
 
-  function documentNow(): BatchDraftDocument {
+  /**
+   * The save's body, `{"version":…,"document":{…}}` (BatchDraftDocument; no version when it creates the
+   * draft), as of now: the rows and the ledger are taken at once, their JSON is written in slices
+   * between tasks (with 2,000 works it is 1.7 MB, a long task in one piece).
+   */
+  function bodyNow(version: number | null): { empty: boolean; body: () => Promise<Blob> } {
     const w = worksStore.getState();
-    return {
-      format: 1,
-      works: w.rows.map(cachedDraftWorkOf),
-      selectedKeys: [...w.selectedKeys],
-      uploads: [...ledger.values()].map(({ restored: _restored, ...item }) => item),
-    };
+    const uploads = [...ledger.values()].map(({ restored: _restored, ...item }) => item);
+    function* parts(): Generator<string> {
+      yield `{${version === null ? '' : `"version":${version},`}"document":{"format":1,"selectedKeys":${JSON.stringify(w.selectedKeys)},"works":`;
+      yield* jsonArrayParts(w.rows, draftWorkTextOf);
+      yield ',"uploads":';
+      yield* jsonArrayParts(uploads, (item) => JSON.stringify(item));
+      yield '}}';
+    }
+    return { empty: w.rows.length === 0 && uploads.length === 0, body: () => jsonInSlices(parts()) };
   }
 
   function notifyWarning(text: string) {
@@ -158,8 +170,7 @@ function createDraftSync(batch: Batch) {
     const sig = signature();
     if (sameSignature(sig, lastSignature)) return;
     syncLedger();
-    const document = documentNow();
-    const empty = document.works.length === 0 && document.uploads.length === 0;
+    const { empty, body } = bodyNow(status.id === null ? null : status.version);
     const started = performance.now();
     try {
       if (empty) {
@@ -167,15 +178,16 @@ function createDraftSync(batch: Batch) {
         status.id = null;
         status.version = 0;
       } else if (status.id === null) {
-        const saved = await createDraft(document);
+        const saved = await createDraft(await body());
         Object.assign(status, { id: saved.id, version: saved.version, lastBytes: saved.bytes });
       } else {
-        const saved = await saveDraft(status.id, status.version, document);
+        const saved = await saveDraft(status.id, await body());
         Object.assign(status, { version: saved.version, lastBytes: saved.bytes });
       }
       status.saves++;
       status.lastSaveMs = performance.now() - started;
-      lastSignature = signature();
+      // What was saved is the state of `sig`; a change while the save was out is saved next (the finally of schedule).
+      lastSignature = [...sig.slice(0, -1), status.id];
     } catch (error) {
       if (isApiError(error) && error.status === 409) {
         status.stopped = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkRow } from '../batch/index.ts';
-import { triageOf } from './hooks.ts';
+import type { Batch, WorkRow } from '../batch/index.ts';
+import { shownForGroup, triageOf } from './hooks.ts';
 
 const component = { componentId: 1, componentName: '照片', width: 127, height: 89, error: 2, errorType: 'mm' as const, errorText: '±2mm', autoOrientationDetection: true };
 /** A checked photo work: `width` mm wide (127 passes, 120 is 尺寸偏小 5–10 mm), at `dpi`. */
@@ -36,5 +36,21 @@ describe('the triage of the page', () => {
     const third = triageOf(next.filter((r) => r.uuid !== 'w7'));
     expect(third[0]).toBe(second[0]);
     expect(third[1]!.label).toBe('分辨率不足 150–199 dpi · 共285个文件 · 285个作品');
+  });
+});
+
+describe('the works the filtered table shows', () => {
+  it('keeps the works shown for a group while it stays chosen, and is the same set until one joins', () => {
+    const batch = {} as Batch;
+    const first = shownForGroup(batch, 'small', ['a', 'b', 'c']);
+    expect([...first]).toEqual(['a', 'b', 'c']);
+    // b is fixed (leaves the group): the table keeps it, and gets the very same set.
+    expect(shownForGroup(batch, 'small', ['a', 'c'])).toBe(first);
+    // d joins: a new set with all of them.
+    const second = shownForGroup(batch, 'small', ['a', 'c', 'd']);
+    expect([...second].sort()).toEqual(['a', 'b', 'c', 'd']);
+    // Another group starts afresh, and coming back to the first does too.
+    expect([...shownForGroup(batch, 'low', ['x'])]).toEqual(['x']);
+    expect([...shownForGroup(batch, 'small', ['a'])]).toEqual(['a']);
   });
 });

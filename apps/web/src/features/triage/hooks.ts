@@ -1,5 +1,6 @@
 import { triage, type TriageGroup } from '@portal/contract/triage';
 import { useCallback, useMemo } from 'react';
+import type { Batch } from '../batch/index.ts';
 import { useStore } from '../../lib/external-store.ts';
 import { useBatch, useWorks, type WorkRow, type WorksState } from '../batch/index.ts';
 import { triageStateOf } from './state.ts';
@@ -45,14 +46,33 @@ export function useChosenGroup(): TriageGroup | null {
   return key === null ? null : (groups.find((g) => g.key === key) ?? null);
 }
 
+const shown = new WeakMap<Batch, { key: string; uuids: ReadonlySet<string> }>();
+
 /**
- * The works the order table shows while a group is chosen; null: every work. It re-renders its
- * component only when the group's works change, not on every change to a row (nor at all with no group chosen).
+ * The works shown for the chosen group `key` whose works are now `groupUuids`: they, and those shown
+ * for it before (a fixed work stays in the filtered table, showing its new state, until the group is
+ * left). The same set while nothing joins, so the table does not render again when works leave the
+ * group; the table leaves out works that are no longer rows (deleted).
+ */
+export function shownForGroup(batch: Batch, key: string, groupUuids: readonly string[]): ReadonlySet<string> {
+  const before = shown.get(batch);
+  const kept = before?.key === key ? before.uuids : null;
+  if (kept && groupUuids.every((u) => kept.has(u))) return kept;
+  const uuids = new Set(kept ?? []);
+  for (const u of groupUuids) uuids.add(u);
+  shown.set(batch, { key, uuids });
+  return uuids;
+}
+
+/**
+ * The works the order table shows while a group is chosen (`shownForGroup`); null: every work. It
+ * re-renders its component only when works join the group, not on every change to a row, nor when
+ * checks and fixes take works out of it (nor at all with no group chosen).
  */
 export function useTriageFilter(): ReadonlySet<string> | null {
   const batch = useBatch();
   const key = useStore(triageStateOf(batch), (s) => s.chosenKey);
   const select = useCallback((s: WorksState) => (key === null ? null : (triageOf(s.rows).find((g) => g.key === key)?.workUuids ?? null)), [key]);
   const uuids = useWorks(select, sameList);
-  return useMemo(() => (uuids ? new Set(uuids) : null), [uuids]);
+  return useMemo(() => (key === null || uuids === null ? null : shownForGroup(batch, key, uuids)), [batch, key, uuids]);
 }
