@@ -39,7 +39,7 @@ export const uploadRefusal = (error: string, status = 400, code = 'upload-refuse
 
 const STALE_ASSEMBLY_SECONDS = 120;
 /** A chunk's bytes are written as they come, in pieces of about this size. */
-const WRITE_BYTES = 1024 * 1024;
+const WRITE_BYTES = 256 * 1024;
 
 const DISK_FULL = '服务器存储空间不足，请联系印刷厂';
 /** A full disk is the shop's problem, not the file's: 507, in the upload's refusal shape. */
@@ -293,18 +293,11 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       const type = sniffType(Buffer.concat(pending, Math.min(pendingBytes, SNIFF_BYTES)));
       if (!type || !extensionMatches(f.ext, type)) await fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
     };
-    // One write in flight while the next piece gathers: the body keeps coming during a write.
-    let writing: Promise<void> = Promise.resolve();
     const flush = async () => {
-      await writing;
-      const at = start + written;
-      const group = pending;
+      await part.write(start + written, pending);
       written += pendingBytes;
       pending = [];
       pendingBytes = 0;
-      writing = part.write(at, group);
-      // Its failure is met at the next flush or at the end; never unhandled meanwhile.
-      writing.catch(() => {});
     };
     try {
       for await (const piece of bytes) {
@@ -327,7 +320,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     if (refused) throw diskFull(refused);
     if (received !== expected) throw wrongLength(f, received, expected);
     if (!sniffed) await sniff();
-    await flush().then(() => writing).catch((err: unknown) => Promise.reject(diskFull(err)));
+    await flush().catch((err: unknown) => Promise.reject(diskFull(err)));
     await part.datasync().catch((err: unknown) => Promise.reject(diskFull(err)));
   }
 
