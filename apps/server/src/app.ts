@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -86,7 +86,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorHandlerPlugin);
   await app.register(connectionBoundPlugin, { maxPerAddress: config.maxConnectionsPerAddress });
-  await app.register(fastifyHelmet, {
+  // Security headers from helmet, its two policies built once (@fastify/helmet builds a helmet middleware,
+  // directives parsed anew, on every request). A browser told to upgrade a page served over plain http
+  // fetches its scripts over https and shows nothing; HSTS would lock the LAN address to https. Both go
+  // only with a request that came over https, directly or through a trusted proxy (TRUST_PROXY,
+  // X-Forwarded-Proto).
+  const securityHeaders = (overHttps: boolean) => helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -95,21 +100,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         // wasm-unsafe-eval: WebAssembly (the hash of picked files, features/dedupe) and nothing else eval-like.
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         connectSrc: ["'self'"],
-        // Only for a page that came over https (below): a shop's LAN serves plain http.
-        upgradeInsecureRequests: null,
+        upgradeInsecureRequests: overHttps ? [] : null,
       },
     },
-    hsts: false,
+    strictTransportSecurity: overHttps ? { maxAge: 15552000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
-  // A browser told to upgrade a page served over plain http fetches its scripts over https and shows
-  // nothing; HSTS would lock the LAN address to https. Both go only with a request that came over
-  // https, directly or through a trusted proxy (TRUST_PROXY, X-Forwarded-Proto).
-  app.addHook('onSend', async (request, reply) => {
-    if (request.protocol !== 'https') return;
-    reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
-    const csp = reply.getHeader('content-security-policy');
-    if (typeof csp === 'string' && !csp.includes('upgrade-insecure-requests')) reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+  const overHttp = securityHeaders(false);
+  const overHttps = securityHeaders(true);
+  app.addHook('onRequest', (request, reply, done) => {
+    (request.protocol === 'https' ? overHttps : overHttp)(request.raw, reply.raw, () => done());
   });
   await app.register(fastifySwagger, {
     openapi: {
