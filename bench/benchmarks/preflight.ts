@@ -15,44 +15,20 @@
  * Baseline: the raw transfer time of the folder's bytes at 100 Mbit/s (bytes × 8 / 100e6 s), as
  * repick computes its own. Goal: ≤ 0.05 of it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
-import { throttleUpload } from '../../e2e/support/browser.ts';
 import { openProduct } from '../../e2e/support/picker.ts';
-import { distinctJpeg } from '../../e2e/support/upload-fixtures.ts';
-import { buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
-import { startBenchServer } from '../lib/server.ts';
+import { albumOnBatchPage, throttleToShopLine, UP_BITS_PER_S } from '../lib/album.ts';
 import type { Benchmark } from '../lib/types.ts';
 
-/** The shop's line: 100 Mbit/s up, 1 Gbit/s down. */
-const UP_BITS_PER_S = 100e6;
-const DOWN_BITS_PER_S = 1000e6;
 const TIMEOUT_MS = 5 * 60_000;
 const ALBUM = '预检二百张';
 
 // The callbacks below run in the page; the bench compiles without the DOM library.
 declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; closest(s: string): { querySelector(s: string): { textContent: string | null } | null } | null }> };
 
-/**
- * `count` distinct 1500×1051 JPEGs at 300 dpi (127×89 mm, a 5寸 print): one noise picture (≈ 2.6 MB:
- * noise does not compress, as a camera's detail does not), each copy with a comment segment of its own.
- */
-async function album(root: string, count: number): Promise<{ dir: string; bytes: number }> {
-  const dir = path.join(root, ALBUM);
-  await mkdir(dir);
-  const jpeg = await sharp({ create: { width: 1500, height: 1051, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-    .jpeg({ quality: 92, chromaSubsampling: '4:4:4' }).withMetadata({ density: 300 }).toBuffer();
-  let bytes = 0;
-  for (let i = 0; i < count; i++) {
-    const file = distinctJpeg(jpeg, `photo ${i + 1}`);
-    bytes += file.length;
-    await writeFile(path.join(dir, `IMG_${String(i + 1).padStart(4, '0')}.jpg`), file);
-  }
-  return { dir, bytes };
-}
+/** 1500×1051 px at 300 dpi (127×89 mm, a 5寸 print), ≈ 2.6 MB each. */
+const PICTURE = { width: 1500, height: 1051, sigma: 60, chromaSubsampling: '4:4:4' } as const;
 
 /** The text of the album's 预检 row cell `testId`, '' while the row is not there. */
 const cellText = (page: Page, testId: string) => page.evaluate(({ album, testId }) => {
@@ -77,13 +53,8 @@ const benchmark: Benchmark = {
   goal: { ratioMax: 0.05 },
   async run(ctx) {
     const count = ctx.quick ? 20 : 200;
-    buildWebIfStale(ctx);
-    const root = await ctx.tmpDir('preflight');
-    const [server, browser, photos] = await Promise.all([startBenchServer(ctx), startBrowser(ctx), album(root, count)]);
-    ctx.log(`${count} photos, ${(photos.bytes / 1e6).toFixed(1)} MB`);
-    const { context, page } = await openBatchUpload(ctx, browser, server);
-    const cdp = await context.newCDPSession(page);
-    await throttleUpload(cdp, UP_BITS_PER_S, { downBitsPerS: DOWN_BITS_PER_S });
+    const { photos, page, cdp } = await albumOnBatchPage(ctx, ALBUM, count, PICTURE);
+    await throttleToShopLine(cdp);
 
     const t0 = performance.now();
     await page.getByTestId('upload-folder-input').setInputFiles(photos.dir);

@@ -10,44 +10,19 @@
  * of every chunk request the browser put on the wire, Network.requestWillBeSentExtraInfo); baseline: the
  * first pick's, in the same run.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CDPSession, Page } from 'playwright-core';
-import sharp from 'sharp';
-import { throttleUpload } from '../../e2e/support/browser.ts';
+import type { Page } from 'playwright-core';
 import { watchWire } from '../../e2e/support/chunks.ts';
-import { distinctJpeg } from '../../e2e/support/upload-fixtures.ts';
-import { buildWebIfStale, freshBatchUpload, openBatchUpload, startBrowser } from '../lib/browser.ts';
-import { startBenchServer } from '../lib/server.ts';
+import { albumOnBatchPage, throttleToShopLine, UP_BITS_PER_S } from '../lib/album.ts';
+import { freshBatchUpload } from '../lib/browser.ts';
 import type { Benchmark } from '../lib/types.ts';
 
 /** The shop's line: 100 Mbit/s up, 1 Gbit/s down. */
-const UP_BITS_PER_S = 100e6;
-const DOWN_BITS_PER_S = 1000e6;
 const ROW_TIMEOUT_MS = 10 * 60_000;
 const ALBUM = '二百张照片';
 
-/**
- * `count` distinct 1795×1205 JPEGs at 300 dpi: one noise picture (≈ 2 MB: noise does not compress, as a
- * camera's detail does not), each copy with a comment segment of its own after the SOI marker, so that
- * every file has bytes (and a sha256) of its own without 200 encodes.
- */
-async function album(root: string, count: number): Promise<{ dir: string; bytes: number }> {
-  const dir = path.join(root, ALBUM);
-  await mkdir(dir);
-  const jpeg = await sharp({ create: { width: 1795, height: 1205, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
-    .jpeg({ quality: 92 }).withMetadata({ density: 300 }).toBuffer();
-  let bytes = 0;
-  for (let i = 0; i < count; i++) {
-    const file = distinctJpeg(jpeg, `photo ${i + 1}`);
-    bytes += file.length;
-    await writeFile(path.join(dir, `IMG_${String(i + 1).padStart(4, '0')}.jpg`), file);
-  }
-  return { dir, bytes };
-}
-
-const throttle = (cdp: CDPSession) => throttleUpload(cdp, UP_BITS_PER_S, { downBitsPerS: DOWN_BITS_PER_S });
+/** 1795×1205 px at 300 dpi, ≈ 2 MB each. */
+const PICTURE = { width: 1795, height: 1205, sigma: 40 };
 
 /** Picks the folder and waits for its work's row; answers the ms, and when the pick began. */
 async function pickUntilRow(page: Page, dir: string): Promise<{ ms: number; t0: number }> {
@@ -67,14 +42,9 @@ const benchmark: Benchmark = {
   goal: { ratioMax: 0.1 },
   async run(ctx) {
     const count = ctx.quick ? 20 : 200;
-    buildWebIfStale(ctx);
-    const root = await ctx.tmpDir('repick');
-    const [server, browser, photos] = await Promise.all([startBenchServer(ctx), startBrowser(ctx), album(root, count)]);
-    ctx.log(`${count} photos, ${(photos.bytes / 1e6).toFixed(1)} MB`);
-    const { context, page } = await openBatchUpload(ctx, browser, server);
-    const cdp = await context.newCDPSession(page);
+    const { server, photos, page, cdp } = await albumOnBatchPage(ctx, ALBUM, count, PICTURE);
     const wire = await watchWire(cdp);
-    await throttle(cdp);
+    await throttleToShopLine(cdp);
 
     ctx.log('first pick');
     const { ms: firstMs } = await pickUntilRow(page, photos.dir);
@@ -85,7 +55,7 @@ const benchmark: Benchmark = {
     await freshBatchUpload(page, server);
     if (await page.getByTestId('work-name').count()) throw new Error('repick: the page opened again with works listed: the draft was not closed');
     await page.waitForTimeout(500);
-    await throttle(cdp);
+    await throttleToShopLine(cdp);
     wire.reset();
     const { ms: againMs, t0: againAt } = await pickUntilRow(page, photos.dir);
     await page.waitForTimeout(500);

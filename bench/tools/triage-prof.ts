@@ -1,24 +1,10 @@
 /** Scratch: the triage part of batch-triage alone, N runs of 2,000 works; BENCH_PAGE_PROF for profiles. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { triageRun } from '../benchmarks/batch-triage.ts';
 import { buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
 import { startBenchServer } from '../lib/server.ts';
-import type { BenchContext } from '../lib/types.ts';
+import { toolContext } from '../lib/tool-context.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-const ctx: BenchContext = {
-  quick: false,
-  repoRoot: path.resolve(import.meta.dirname, '../..'),
-  log: (m) => process.stderr.write(`${m}\n`),
-  async tmpDir(prefix) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${prefix}-`));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  },
-  defer: (fn) => void cleanups.push(fn),
-};
+const { ctx, cleanUp } = toolContext();
 try {
   buildWebIfStale(ctx);
   const [server, browser] = await Promise.all([startBenchServer(ctx), startBrowser(ctx)]);
@@ -36,5 +22,5 @@ try {
     console.log(JSON.stringify({ ...r, cpuMs: d('ThreadTime'), scriptMs: d('ScriptDuration'), layoutMs: d('LayoutDuration'), styleMs: d('RecalcStyleDuration') }));
   }
 } finally {
-  for (const fn of cleanups.reverse()) await fn();
+  await cleanUp();
 }

@@ -3,28 +3,15 @@
  * 50 ms with what it spent its time in (trace events' self time by name, JS entry points by function).
  * WORKS (2000), RUNS (1); TRACE_OUT=<file> keeps the last trace (open it in DevTools' Performance panel).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { triageRun } from '../benchmarks/batch-triage.ts';
 import { buildWebIfStale, openBatchUpload, startBrowser } from '../lib/browser.ts';
 import { startBenchServer } from '../lib/server.ts';
-import type { BenchContext } from '../lib/types.ts';
+import { toolContext } from '../lib/tool-context.ts';
 
 interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: Record<string, unknown> } }
 
-const cleanups: Array<() => Promise<void> | void> = [];
-const ctx: BenchContext = {
-  quick: false,
-  repoRoot: path.resolve(import.meta.dirname, '../..'),
-  log: (m) => process.stderr.write(`${m}\n`),
-  async tmpDir(prefix) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${prefix}-`));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  },
-  defer: (fn) => void cleanups.push(fn),
-};
+const { ctx, cleanUp } = toolContext();
 
 function report(events: TraceEvent[]): void {
   const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
@@ -79,5 +66,5 @@ try {
     if (process.env.TRACE_OUT) await writeFile(process.env.TRACE_OUT, buf);
   }
 } finally {
-  for (const fn of cleanups.reverse()) await fn();
+  await cleanUp();
 }

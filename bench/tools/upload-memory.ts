@@ -6,27 +6,15 @@
  * Run: PG=1 node --import tsx bench/tools/upload-memory.ts
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, truncate } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { noiseImage } from '../lib/images.ts';
 import { tempDatabase } from '../lib/postgres.ts';
 import { startBenchServer } from '../lib/server.ts';
-import type { BenchContext } from '../lib/types.ts';
+import { toolContext } from '../lib/tool-context.ts';
 import { uploadToServer, type BatchFile } from '../lib/upload.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-const ctx: BenchContext = {
-  quick: false,
-  repoRoot: path.resolve(import.meta.dirname, '../..'),
-  log: (m) => process.stderr.write(`${m}\n`),
-  async tmpDir(prefix) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), `portal-bench-${prefix}-`));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  },
-  defer: (fn) => void cleanups.push(fn),
-};
+const { ctx, cleanUp } = toolContext();
 
 const bytes = await noiseImage({ width: 1650, height: 1100, format: 'jpeg', quality: 100, density: 300 });
 const files: BatchFile[] = Array.from({ length: 200 }, (_, i) => ({ relativePath: `p${i}.jpg`, bytes }));
@@ -65,5 +53,5 @@ try {
   }
 } finally {
   await server.stop();
-  for (const fn of cleanups.reverse()) await fn();
+  await cleanUp();
 }

@@ -56,40 +56,37 @@ async function sha256Of(job: LinkableFile): Promise<string> {
   return sha256;
 }
 
-export function createLinker(): Linker {
-  const linking = pLimit(LINK_CALLS_AT_ONCE);
-  const toLink: Array<{ body: LinkBody; signal: AbortSignal | undefined; resolve: (done: ChunkDone | null) => void }> = [];
-  let linkTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Each queued file's link, started by prepare; taken (and forgotten) by tryLink. */
-  const started = new Map<string, { file: Blob; link: Promise<ChunkDone | null> }>();
-  let waiting: Array<{ sha256: string; resolve: (known: boolean) => void }> = [];
+/** Items that come within ASK_DELAY_MS of each other go to `send` together, `max` at most at a time. */
+function gatherer<T>(max: number, send: (batch: T[]) => void): (item: T) => void {
+  const waiting: T[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-
-  function ask() {
+  function flush() {
     clearTimeout(timer);
     timer = undefined;
-    const batch = waiting.splice(0, HASHES_PER_ASK);
-    if (waiting.length > 0) timer = setTimeout(ask, 0);
-    if (batch.length === 0) return;
+    const batch = waiting.splice(0, max);
+    if (waiting.length > 0) timer = setTimeout(flush, 0);
+    if (batch.length > 0) send(batch);
+  }
+  return (item) => {
+    waiting.push(item);
+    if (waiting.length >= max) flush();
+    else timer ??= setTimeout(flush, ASK_DELAY_MS);
+  };
+}
+
+export function createLinker(): Linker {
+  const linking = pLimit(LINK_CALLS_AT_ONCE);
+  /** Each queued file's link, started by prepare; taken (and forgotten) by tryLink. */
+  const started = new Map<string, { file: Blob; link: Promise<ChunkDone | null> }>();
+
+  const ask = gatherer<{ sha256: string; resolve: (known: boolean) => void }>(HASHES_PER_ASK, (batch) => {
     knownHashes([...new Set(batch.map((w) => w.sha256))])
       .then((known) => batch.forEach((w) => w.resolve(known.has(w.sha256))))
       .catch(() => batch.forEach((w) => w.resolve(false)));
-  }
+  });
+  const isKnown = (sha256: string) => new Promise<boolean>((resolve) => ask({ sha256, resolve }));
 
-  function isKnown(sha256: string): Promise<boolean> {
-    return new Promise((resolve) => {
-      waiting.push({ sha256, resolve });
-      if (waiting.length >= HASHES_PER_ASK) ask();
-      else timer ??= setTimeout(ask, ASK_DELAY_MS);
-    });
-  }
-
-  function sendLinks() {
-    clearTimeout(linkTimer);
-    linkTimer = undefined;
-    const batch = toLink.splice(0, LINKS_PER_CALL);
-    if (toLink.length > 0) linkTimer = setTimeout(sendLinks, 0);
-    if (batch.length === 0) return;
+  const sendLink = gatherer<{ body: LinkBody; signal: AbortSignal | undefined; resolve: (done: ChunkDone | null) => void }>(LINKS_PER_CALL, (batch) => {
     void linking(async () => {
       // A file cancelled while it waited is not linked.
       const live = batch.filter((l) => {
@@ -104,15 +101,8 @@ export function createLinker(): Linker {
         live.forEach((l) => l.resolve(null));
       }
     });
-  }
-
-  function linkOne(body: LinkBody, signal?: AbortSignal): Promise<ChunkDone | null> {
-    return new Promise((resolve) => {
-      toLink.push({ body, signal, resolve });
-      if (toLink.length >= LINKS_PER_CALL) sendLinks();
-      else linkTimer ??= setTimeout(sendLinks, ASK_DELAY_MS);
-    });
-  }
+  });
+  const linkOne = (body: LinkBody, signal?: AbortSignal) => new Promise<ChunkDone | null>((resolve) => sendLink({ body, signal, resolve }));
 
   async function link(job: LinkableFile, signal?: AbortSignal): Promise<ChunkDone | null> {
     try {
