@@ -78,7 +78,8 @@ async function nextSave(page: Page) {
   await within('the draft saved', 30_000, (timeout) => page.waitForFunction((n) => (window.__portalDraft?.().saves ?? 0) > n, before, { timeout }));
 }
 
-const workRow = (page: Page) => page.locator('.ant-table-row').filter({ hasText: FOLDER });
+/** The folder's work as the server parsed it (not the 预检 row a pick shows at once, which names the folder too). */
+const workRow = (page: Page) => page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(FOLDER, { exact: true }) });
 
 const bench: Benchmark = {
   name: 'draft-resume',
