@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
@@ -50,9 +49,9 @@ export function createContentHashes(deps: { db: Db; store: FileStore; log?: Log 
     const known = inFlight.get(row.id);
     if (known) return known;
     const job = (async () => {
-      const abs = store.localPath(hubId, row.path);
       // A file whose size is not the row's is not the bytes the row stands for.
-      const sha256 = await stat(abs).then((st) => (st.size === row.size ? sha256File(abs) : null), () => null);
+      const st = await store.stat(hubId, row.path).catch(() => null);
+      const sha256 = st?.size === row.size ? await sha256File(store.localPath(hubId, row.path)).catch(() => null) : null;
       if (sha256 === null) {
         unreadable.add(row.id);
         return;

@@ -1,5 +1,3 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { MSG, pxToMm } from '@portal/contract';
 import type { Db } from '../db/client.ts';
@@ -73,8 +71,8 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       }
       if (!row.originalPath) {
         const original = `.originals/${rel}`;
-        await mkdir(path.dirname(store.localPath(hubId, original)), { recursive: true });
-        await copyFile(src, store.localPath(hubId, original));
+        // A link, not a copy: the write below replaces the file by a rename, the original keeps its bytes.
+        await store.linkFile(hubId, rel, original);
         await db.update(storedFiles).set({ originalPath: original }).where(eq(storedFiles.id, row.id));
       }
       await store.write(hubId, rel, out);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { and, eq, like, or, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { MSG, type StoredFileMeta } from '@portal/contract';
@@ -167,7 +167,7 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       await store.write(hubId, duplicatesAt, Buffer.from(JSON.stringify(duplicates)));
       await store.write(hubId, marker, Buffer.from(new Date().toISOString()));
     } else {
-      duplicates = JSON.parse(await readFile(store.localPath(hubId, duplicatesAt), 'utf8').catch(() => '[]')) as Unsupported[];
+      duplicates = JSON.parse(await text(store.read(hubId, duplicatesAt)).catch(() => '[]')) as Unsupported[];
     }
     const listed = (await store.list(hubId, dest)).filter((e) => !e.isDirectory && e.path !== marker && e.path !== duplicatesAt);
     const entries = listed.map((e) => e.path);
