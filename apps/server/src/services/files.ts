@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import { escapeLike } from '../db/like.ts';
+import { removePreviews } from './preview-copies.ts';
 
 /** Reading and removing a hub's stored files by their hub-relative paths. */
 export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: number, path: string) => Promise<boolean>) {
@@ -26,7 +27,8 @@ export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: n
         .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
         .returning({ id: storedFiles.id });
       await store.remove(hubId, clean);
-      await store.remove(hubId, `.previews/${clean}`);
+      // A preview being made meanwhile finds its file gone and removes what it wrote (previews.ts make).
+      await removePreviews(store, hubId, clean);
       return Math.max(gone.length, 1);
     },
   };

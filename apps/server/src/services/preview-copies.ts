@@ -14,6 +14,12 @@ import type { FileStore } from '../storage/file-store.ts';
  */
 type Version = { size: number; mtimeMs: number };
 
+/** Everything under .previews/ that belongs to the stored file or folder `rel`: its previews and copies. */
+export const previewsOf = (rel: string) => [`.previews/${rel}.jpg`, `.previews/${rel}`];
+
+/** Removes the previews and copies of `rel` (a file whose bytes changed or went). */
+export const removePreviews = (store: FileStore, hubId: number, rel: string) => Promise.all(previewsOf(rel).map((p) => store.remove(hubId, p))).then(() => {});
+
 /** The copy of `rel` made from this version of the file. */
 export const previewCopyPath = (rel: string, file: Version) => `.previews/${rel}/pages-${file.size}-${Math.floor(file.mtimeMs)}.pdf`;
 

@@ -10,7 +10,7 @@ import { makeImagePreview, makePdfPagePreview, previewFileName } from '../media/
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import { createFairQueue } from './fair-queue.ts';
-import { previewCopyOf } from './preview-copies.ts';
+import { previewCopyOf, removePreviews } from './preview-copies.ts';
 import type { FileUrls } from './file-urls.ts';
 
 export type PreviewImage = { name: string; relativeUrl: string; url: string };
@@ -73,6 +73,28 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
    * pages are rendered from its preview copy when this version of the file has one.
    */
   async function make(hubId: number, rel: string, file: Version, page: PdfPage | null, target: string) {
+    // The file may be deleted or stored again while its preview waits or is made (删除 right after 预览):
+    // then the preview is of no file, and whatever this making wrote goes.
+    const current = async () => {
+      const s = await store.stat(hubId, rel);
+      return s !== null && !s.isDirectory && s.size === file.size && s.mtimeMs === file.mtimeMs;
+    };
+    const gone = async () => {
+      await store.remove(hubId, target);
+      if (!(await store.stat(hubId, rel))) await removePreviews(store, hubId, rel);
+      return notFound('文件不存在');
+    };
+    if (!(await current())) throw notFound('文件不存在');
+    try {
+      await render(hubId, rel, file, page, target);
+    } catch (e) {
+      if (!(await current())) throw await gone();
+      throw e;
+    }
+    if (!(await current())) throw await gone();
+  }
+
+  async function render(hubId: number, rel: string, file: Version, page: PdfPage | null, target: string) {
     try {
       if (page === null) await makeImagePreview(store.localPath(hubId, rel), store.localPath(hubId, target));
       else {
@@ -123,7 +145,7 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
   }
 
   /** Drops the cached previews of a file whose bytes changed (crop, undo, another upload). */
-  const forget = (hubId: number, rel: string) => Promise.all([store.remove(hubId, `.previews/${rel}.jpg`), store.remove(hubId, `.previews/${rel}`)]);
+  const forget = (hubId: number, rel: string) => removePreviews(store, hubId, rel);
 
   function link(hubId: number, rel: string, page: number | null): PreviewImage {
     const base = `/api/files/preview/${hubId}/${rel.split('/').map(encodeURIComponent).join('/')}`;

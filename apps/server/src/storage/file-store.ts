@@ -44,7 +44,7 @@ export interface FileStore {
    * alone, which makes it two calls instead of a recursive walk.
    */
   removeParts(hubId: number, uploadKey: string, expected?: string): Promise<void>;
-  /** Removes uploads' folders whose files were all last written before `before`; answers how many. */
+  /** Removes uploads' folders whose files were all last written before `before` (answers how many), and what removals left behind. */
   sweepParts(before: Date): Promise<number>;
 }
 
@@ -95,6 +95,8 @@ export function createLocalFileStore(filesRoot: string): FileStore {
     }
     return target;
   };
+  /** Where removed files and folders go to be deleted (what a crash left there is emptied by sweepParts). */
+  const trash = path.join(filesRoot, '.trash');
   const chunkDir = (hubId: number, key: string) => path.join(filesRoot, '.chunks', String(hubId), key);
   const partFile = (hubId: number, key: string, name: string) => path.join(chunkDir(hubId, key), `${name}.part`);
   // Part files open in this process, shared by the chunks of one file (one open instead of one
@@ -165,7 +167,21 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       }
       return walk(abs(hubId, relDir), cleanRelativePath(relDir));
     },
-    remove: async (hubId, rel) => rm(abs(hubId, rel), { recursive: true, force: true }),
+    async remove(hubId, rel) {
+      // Moved out of the hub in one step, then removed: a file written into a folder meanwhile (a
+      // preview being made for a file of it) either went with it or finds no folder, so rm never
+      // meets a folder being filled (its ENOTEMPTY). A writer that makes the folder again removes
+      // what it wrote itself (services/previews.ts make).
+      const away = path.join(trash, randomBytes(8).toString('hex'));
+      await mkdir(trash, { recursive: true });
+      try {
+        await rename(abs(hubId, rel), away);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      await rm(away, { recursive: true, force: true });
+    },
     async linkFile(hubId, from, to) {
       const source = abs(hubId, from);
       const target = await prepare(hubId, to);
@@ -281,6 +297,9 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     },
     async sweepParts(before) {
+      for (const name of await readdir(trash).catch(() => [] as string[])) {
+        await rm(path.join(trash, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }).catch(() => {});
+      }
       const root = path.join(filesRoot, '.chunks');
       let removed = 0;
       for (const hub of await readdir(root).catch(() => [] as string[])) {

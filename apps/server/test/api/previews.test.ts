@@ -155,6 +155,24 @@ describe.each(DB_KINDS)('previews on %s', (kind) => {
     expect(await renderedPageSize(await fetch(t.url + page1!.url))).toEqual([724, 1024]);
   });
 
+  it('deletes a PDF while its pages are being previewed: 200, the pending previews 404, nothing of it left under .previews', async () => {
+    // Seen on a clean clone: 删除 right after the 预览 dialog of a PDF closed answered 500 (the pages still
+    // being rendered into the file's .previews folder while it was removed).
+    for (let round = 1; round <= 3; round++) {
+      const filePath = await upload(demo, await makePdf(40), `删中预览${round}.pdf`);
+      const list = await links(demo, filePath);
+      const pages = list.map((l) => fetch(t.url + l.url).then((r) => r.status));
+      // The first pages are written: the folder is being filled when the delete comes.
+      await expect.poll(async () => (await previewFolder(filePath)).some((n) => n.endsWith('.jpg')), { timeout: 60_000, interval: 20 }).toBe(true);
+      const del = await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath } });
+      expect(del.status, `round ${round}: ${await del.text()}`).toBe(200);
+      const statuses = await Promise.all(pages);
+      expect(statuses.filter((s) => s !== 200 && s !== 404), `round ${round}`).toEqual([]);
+      expect(statuses.at(-1), `round ${round}: the last page was asked after the first were made`).toBe(404);
+      expect(await previewFolder(filePath), `round ${round}`).toEqual([]);
+    }
+  }, 180_000);
+
   it("serves another hub's JPEG preview before a hub's flood of PDF page previews", async () => {
     const pdfs = await Promise.all([1, 2, 3, 4].map(async (i) => upload(demo, await makePdf(40), `画册${i}.pdf`)));
     const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
