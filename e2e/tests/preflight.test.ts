@@ -162,4 +162,15 @@ describe('preflight in the browser', () => {
     // The server's reader counts the same pages.
     expect(await work.locator('.ant-table-cell').nth(6).innerText()).toBe('3');
   });
+
+  it('a file the server refuses leaves no 预检 row behind: its failure in 文件检查 takes the row\'s place', async () => {
+    // Text named .jpg (found from another PC on 2026-11-28: its 预检 row stayed, offering 选择产品).
+    const file = join(dir, '伪装图片.jpg');
+    await writeFile(file, 'this is text, not a JPEG\n');
+    await page.getByTestId('upload-files-input').setInputFiles(file);
+    const entry = page.getByRole('listitem', { name: '伪装图片' });
+    await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toContain('上传失败，请重试！');
+    expect(await entry.innerText()).toContain('文件内容与扩展名不符');
+    await expect.poll(() => page.getByTestId('preflight-name').getByText('伪装图片', { exact: true }).count(), { timeout: 10_000 }).toBe(0);
+  });
 });

@@ -342,13 +342,19 @@ describe('upload and parsing', () => {
     let requests = 0;
     let mostRequests = 0;
     let mostFiles = 0;
+    // Each request is held until six are in flight (or 2 s have passed): on a loaded machine the page
+    // needs more than a fixed 150 ms to start its next file (failed twice here: 5 in flight, not 6).
+    let six = () => {};
+    const sixInFlight = new Promise<void>((resolve) => (six = resolve));
     await page.route('**/api/files/updateFile', async (route) => {
       const file = formField(route.request().postDataBuffer(), 'filePath') ?? '?';
       requests++;
       inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
       mostRequests = Math.max(mostRequests, requests);
       mostFiles = Math.max(mostFiles, inFlight.size);
+      if (requests >= 6) six();
       try {
+        await Promise.race([sixInFlight, new Promise((resolve) => setTimeout(resolve, 2_000))]);
         await new Promise((resolve) => setTimeout(resolve, 150));
         await route.fulfill({ response: await route.fetch() });
       } finally {

@@ -219,6 +219,9 @@ function createUploadFlow(page: Batch) {
         details: listed,
         retry: 'upload',
       });
+      // As for a failed parse: the failure in the upload list replaces the preflight's row (重试 that
+      // succeeds brings the server's rows).
+      removePreflightItems([item.key]);
     }
     summarise(item.batchId);
   }
