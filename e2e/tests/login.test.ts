@@ -10,7 +10,8 @@ describe('login and the batch upload page', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
+    // On an empty data directory, as `npm ci && npm start` on a new machine: the other files copy one.
+    server = await startServer({ fresh: true });
     browser = await launchBrowser();
   });
 
