@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 
 let config;
 try {
@@ -13,8 +15,15 @@ try {
 }
 
 const started = Date.now();
-const app = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
+let app: FastifyInstance;
+try {
+  app = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  // A refusal the person starting the server can act on is said alone; anything else with its stack.
+  console.error(err instanceof DataDirInUseError ? err.message : err);
+  process.exit(1);
+}
 app.log.info({ ms: Date.now() - started, dataDir: config.dataDir, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'portal ready');
 
 // SIGTERM lets running requests and tasks finish before the database is closed.

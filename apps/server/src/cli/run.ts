@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/client.ts';
+import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import type { CliDeps } from './commands.ts';
 
 /** Runs a command with the server's configuration (DATA_DIR, DATABASE_URL) and exits with its code. */
@@ -18,7 +19,8 @@ export async function runCli(command: (argv: string[], deps: CliDeps) => Promise
     });
     process.exitCode = code;
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    // A server running on the same PGlite DATA_DIR: the message says what to do, a stack would not.
+    process.stderr.write(`${e instanceof DataDirInUseError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exitCode = 1;
   }
 }

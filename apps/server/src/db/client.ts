@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir } from './data-dir-lock.ts';
+import type { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 import { serverFile } from '../paths.ts';
 
@@ -49,9 +51,10 @@ function initPgliteInChild(dir: string): Promise<void> {
 const MIGRATION_LOCK = 7_340_101;
 
 /**
- * Opens the database and runs the committed migrations. PGlite keeps its files in DATA_DIR/pglite;
- * a DATABASE_URL switches to PostgreSQL with the same schema and migrations. Only the driver in use
- * is loaded: PGlite's WebAssembly alone is tens of megabytes a PostgreSQL server does not need.
+ * Opens the database and runs the committed migrations. PGlite keeps its files in DATA_DIR/pglite, for
+ * one process at a time (db/data-dir-lock.ts); a DATABASE_URL switches to PostgreSQL, which processes
+ * share, with the same schema and migrations. Only the driver in use is loaded: PGlite's WebAssembly
+ * alone is tens of megabytes a PostgreSQL server does not need.
  */
 export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('databaseUrl' in options) {
@@ -76,17 +79,27 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  if (!options.loadDataDir && !existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
-  const [{ openPgliteThread }, { drizzle }, { migrate }] = await Promise.all([
-    import('./pglite-thread.ts'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
-  ]);
-  const client = await openPgliteThread({
-    dataDir: dir,
-    startParams: PGLITE_SETTINGS.flatMap((s) => ['-c', s]),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  // Drizzle's PGlite driver makes only the calls the thread's client answers (db/pglite-thread.ts).
-  const db = drizzle({ client: client as never, schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
-  return { db, kind: 'pglite', close: () => client.close() };
+  // Before anything reads or writes PGlite's files: a second process on them destroys the database.
+  const unlock = lockDataDir(options.dataDir);
+  let client: PgliteThread | undefined;
+  try {
+    if (!options.loadDataDir && !existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
+    const [{ openPgliteThread }, { drizzle }, { migrate }] = await Promise.all([
+      import('./pglite-thread.ts'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
+    ]);
+    client = await openPgliteThread({
+      dataDir: dir,
+      startParams: PGLITE_SETTINGS.flatMap((s) => ['-c', s]),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    // Drizzle's PGlite driver makes only the calls the thread's client answers (db/pglite-thread.ts).
+    const db = drizzle({ client: client as never, schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    const opened = client;
+    return { db, kind: 'pglite', close: () => opened.close().finally(unlock) };
+  } catch (err) {
+    await client?.close().catch(() => undefined);
+    unlock();
+    throw err;
+  }
 }
