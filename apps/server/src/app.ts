@@ -148,8 +148,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (spa) {
     // preCompressed: the build's .br or .gz copy (apps/web/precompress.ts) for a browser that accepts
     // it, with Content-Encoding and Vary: Accept-Encoding; the file itself otherwise. Also for the page
-    // sent by the not-found handler below (reply.sendFile).
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false, preCompressed: true,
+    // sent by the not-found handler below (reply.sendFile). wildcard: files are looked up when asked
+    // for, not listed at start, so a build made while the server runs is served whole (its page and
+    // its new scripts); a name that is not there goes on to the not-found handler.
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: true, index: 'index.html', preCompressed: true,
       setHeaders: (res, file) => {
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       } });

@@ -97,9 +97,10 @@ export const authPlugin = fp(
 
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.public || !request.url.startsWith('/api') || isDocs(request.url)) return;
-      // An unknown /api route answers 404 for everyone rather than hinting at what exists.
+      // An unknown /api route answers 404 for everyone rather than hinting at what exists: it has no
+      // route, or only the web app's files' (/*), which finds no such file and hands it to the 404.
       const routeUrl = request.routeOptions.url;
-      if (!routeUrl) return;
+      if (!routeUrl?.startsWith('/api')) return;
       try {
         await request.jwtVerify();
       } catch {

@@ -119,4 +119,21 @@ describe('the web app\'s files', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-encoding']).toBeUndefined();
   });
+
+  it('serves a build made while it runs: the new page\'s new scripts, compressed too (npm run build on a running shop)', async () => {
+    const next = 'assets/index-Ef56Gh78.js';
+    const nextScript = Buffer.from(`${script.toString()}\nexport const rebuilt = true;`);
+    await writeFile(path.join(dist, next), nextScript);
+    await writeFile(path.join(dist, 'index.html'), page.toString().replaceAll(SCRIPT, next));
+    await precompressDir(dist);
+    const plain = await get(`${t.url}/${next}`);
+    expect(plain.status).toBe(200);
+    expect(plain.body.equals(nextScript)).toBe(true);
+    const br = await get(`${t.url}/${next}`, { 'accept-encoding': CHROMIUM });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.body).equals(nextScript)).toBe(true);
+    const newPage = await get(`${t.url}/batch-upload`);
+    expect(newPage.body.toString()).toContain(next);
+  });
 });
