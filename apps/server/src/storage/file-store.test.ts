@@ -31,4 +31,12 @@ describe('the local file store', () => {
     }
     expect(await readdir(path.join(root, '1', '.previews', 'upload', 'f1'))).toEqual([]);
   });
+
+  it('removes nothing, without an error, where a folder of the path is a file', async () => {
+    const store = createLocalFileStore(root);
+    await mkdir(path.join(root, '1', 'upload', 'f2'), { recursive: true });
+    await writeFile(path.join(root, '1', 'upload', 'f2', '照片.jpg'), 'x');
+    await expect(store.remove(1, 'upload/f2/照片.jpg/其他.jpg')).resolves.toBeUndefined();
+    expect(await readdir(path.join(root, '1', 'upload', 'f2'))).toEqual(['照片.jpg']);
+  });
 });

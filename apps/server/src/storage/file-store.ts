@@ -177,7 +177,11 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       try {
         await rename(abs(hubId, rel), away);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        const code = (err as NodeJS.ErrnoException).code;
+        // Nothing there: the path is gone, or one of its folders is a file.
+        if (code === 'ENOENT' || code === 'ENOTDIR') return;
+        // A hub's folder on another file system than files/.trash (a mount): removed where it is.
+        if (code === 'EXDEV') return rm(abs(hubId, rel), { recursive: true, force: true });
         throw err;
       }
       await rm(away, { recursive: true, force: true });
