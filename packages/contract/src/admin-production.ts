@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { zId } from './api.ts';
 
 /** What one production zip holds: one order, one batch (orders placed together), or the 待处理 orders of a day. */
 export const ProductionSelection = z.union([
   z.object({ salesOrderNumber: z.string().trim().min(1).max(40) }),
-  z.object({ batchId: z.coerce.number().int().positive() }),
+  z.object({ batchId: zId }),
   /** A day of the shop (China Standard Time, UTC+8), YYYY-MM-DD. */
   z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD') }),
 ]);
@@ -11,7 +12,7 @@ export type ProductionSelection = z.infer<typeof ProductionSelection>;
 
 export const ProductionLinkQuery = z.object({
   salesOrderNumber: z.string().trim().min(1).max(40).optional(),
-  batchId: z.coerce.number().int().positive().optional(),
+  batchId: zId.optional(),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD').optional(),
 });
 

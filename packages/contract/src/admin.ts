@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zId } from './api.ts';
 import { ORDER_STATUSES } from './enums.ts';
 
 /**
@@ -6,7 +7,6 @@ import { ORDER_STATUSES } from './enums.ts';
  * ../../docs/api.md lists them.
  */
 
-const zId = z.coerce.number().int().positive();
 
 // --- hubs
 export const AdminHub = z.object({

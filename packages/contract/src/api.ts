@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ErrorType, LIMITS, ORDER_STATUSES, TaskStatus, Toning, WorkState } from './enums.ts';
 
 /** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
-export const zId = z.coerce.number().int().positive();
+/** A row's id as the database holds it (PostgreSQL integer): a larger number is no row, refused as input. */
+export const MAX_ID = 2_147_483_647;
+export const zId = z.coerce.number().int().positive().max(MAX_ID);
 const zPage = z.coerce.number().int().min(0).default(0);
 const zSize = z.coerce.number().int().min(1).max(100).default(20);
 const zText = z.string().trim().max(200);

@@ -29,6 +29,10 @@ export const LIMITS = {
   cardPickerDefaultSize: 20,
   tablePickerDefaultSize: 10,
   mmPerInch: 25.4,
+  /** An order line's copies at most (a draft row holds as many). */
+  maxOrderQuantity: 10_000_000,
+  /** An order's and a batch's amount at most, in fen: the database's numeric(14, 2). */
+  maxAmountFen: 99_999_999_999_999,
 } as const;
 
 export { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from './order-status.ts';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { zId } from './api.ts';
 import { Toning } from './enums.ts';
 
 // --- 推荐产品 (issue #20 item 3): the products and SKUs a work's files fit as they are.
 
 export const SuggestProductsBody = z.object({
-  customerHubId: z.coerce.number().int().positive().optional(),
+  customerHubId: zId.optional(),
   /** Works of the caller's hub; another hub's work is not found (404). */
   workUuids: z.array(z.uuid()).min(1).max(500),
   /** Suggestions per work, best first. */

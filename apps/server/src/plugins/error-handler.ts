@@ -1,8 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
+
+// A refused field is explained in the customer's language: zod's own zh-CN messages (无效输入：…), not English.
+z.config(z.locales.zhCN());
 
 /** What Fastify's refusals of a body mean, in the customer's words. */
 const FRAMEWORK_REFUSALS: Record<string, string> = {

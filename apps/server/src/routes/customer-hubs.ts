@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
+import { zId,
   Category, CategoryPageQuery, CategoryProductsPageQuery, HubLite, HubParams, PriceAnswer, PriceQuery, ProductDetailsAnswer,
   ProductDetailsQuery, ProductSummary, ProductsPageQuery, ProductsQuery, SkuRow,
 } from '@portal/contract';
@@ -47,7 +47,7 @@ export const customerHubRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.get('/templates/:componentId/:fileName', {
     config: { public: true },
-    schema: { tags, params: z.object({ componentId: z.coerce.number().int().positive(), fileName: z.string().max(255) }),
+    schema: { tags, params: z.object({ componentId: zId, fileName: z.string().max(255) }),
       querystring: z.object({ exp: z.string().max(20), sig: z.string().max(100) }) },
   }, async (request, reply) => {
     const { componentId } = request.params;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ChunkAnswer, StoredChunksAnswer, StoredChunksBody, CheckFileAnswer, CheckFileBody, CheckFilesAnswer, CheckFilesBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
+import { ChunkAnswer, zId, StoredChunksAnswer, StoredChunksBody, CheckFileAnswer, CheckFileBody, CheckFilesAnswer, CheckFilesBody, CropAnswer, CropBody, SortWorkFilesAnswer, SortWorkFilesBody } from '@portal/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
@@ -88,7 +88,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
 
   app.get('/files/raw/:hubId/*', {
     config: { public: true },
-    schema: { tags, params: z.object({ hubId: z.coerce.number().int().positive(), '*': z.string().max(2000) }),
+    schema: { tags, params: z.object({ hubId: zId, '*': z.string().max(2000) }),
       querystring: z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional(), download: z.enum(['1']).optional() }) },
   }, async (request, reply) => {
     const { hubId } = request.params;
@@ -118,7 +118,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ services: Services; config: Con
 export const previewRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get('/files/preview/:hubId/*', {
     config: { public: true },
-    schema: { tags: ['files'], params: z.object({ hubId: z.coerce.number().int().positive(), '*': z.string().max(2000) }),
+    schema: { tags: ['files'], params: z.object({ hubId: zId, '*': z.string().max(2000) }),
       querystring: z.object({ page: z.coerce.number().int().min(1).max(100000).optional(), exp: z.string().max(20).optional(), sig: z.string().max(100).optional(), t: z.string().max(30).optional() }) },
   }, async (request, reply) => {
     const { hubId } = request.params;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
+import { LIMITS, MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { batchDrafts, customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
 import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
@@ -46,6 +46,16 @@ function checkLocation(name: string, l: OrderLocation | undefined) {
 }
 
 /**
+ * Where a line's copies go, each address with its number of them: the one address of a Unified batch, or
+ * the line's own (one without a number takes them all). The batch's address holds the batch's copies.
+ */
+function locationsOf(w: BatchOrderBody['works'][number], unified: OrderLocation | undefined): OrderLocation[] {
+  if (unified) return [{ ...unified, quantity: w.quantity }];
+  const list = w.orderLocations!;
+  return list.length === 1 ? [{ ...list[0]!, quantity: w.quantity }] : list;
+}
+
+/**
  * Placing the batch order: every work is re-checked and re-priced here (the browser is never trusted),
  * then one sales order per work is written in one transaction. The idempotency key makes a repeated
  * submit answer the first result and create nothing.
@@ -67,15 +77,18 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     const config = details.propertyConfigs.find((c) => c.id === w.propertyConfigId)!;
     const table = await deps.catalogue.priceTable(caller.hubId, caller.customerId, { productId: w.productId, propertyConfigId: w.propertyConfigId });
     // Priced on what the check counted: the pages, the pages above the base, the files' area.
-    const pricing = w.quantity >= 1
+    const countable = w.quantity >= 1 && w.quantity <= LIMITS.maxOrderQuantity;
+    const pricing = countable
       ? priceWork(table.product, table.lines, { copies: w.quantity, pageCount: outcome.pageCount, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea })
       : null;
     let problem: string | null = null;
     if (!name) problem = MSG.emptyWorkName;
     else if (!(w.quantity >= 1)) problem = MSG.quantityBelowOne;
+    else if (w.quantity > LIMITS.maxOrderQuantity) problem = `${name}：${MSG.quantityTooLarge}`;
     else if (!outcome.pass) problem = `${MSG.workCheckFailed(name)}：${outcome.messages[0] ?? ''}`;
     else if (!config.saleable) problem = `${name}：${MSG.notSaleable}`;
     else if (pricing === null) problem = MSG.noPrice(name);
+    else if (toFen(pricing.amount) > LIMITS.maxAmountFen) problem = MSG.amountTooLarge(name);
     return {
       line: {
         uuid: w.uuid, articleName: name, productName: details.name, sku: config.sku, quantity: w.quantity, pageCount: outcome.pageCount,
@@ -121,11 +134,17 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       // The checks of ../shared/spec/product-spec.md §5 in its order, for the first work that fails each.
       for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);
       for (const w of body.works) if (!(w.quantity >= 1)) throw refuse(`${w.articleName}：${MSG.quantityBelowOne}`);
+      for (const w of body.works) if (w.quantity > LIMITS.maxOrderQuantity) throw refuse(`${w.articleName}：${MSG.quantityTooLarge}`);
       let unified: OrderLocation | undefined;
       if (expected === 'Partial') {
         for (const w of body.works) {
           if (!w.orderLocations?.length) throw refuse(MSG.badAddress(w.articleName), 'bad-address');
           for (const l of w.orderLocations) checkLocation(w.articleName, l);
+          // The copies sent to each address add up to the line's: the press prints what is paid for.
+          // One address without a number takes them all.
+          const single = w.orderLocations.length === 1 && w.orderLocations[0]!.quantity === undefined;
+          const sum = w.orderLocations.reduce((n, l) => n + (l.quantity ?? 0), 0);
+          if (!single && sum !== w.quantity) throw refuse(MSG.locationQuantities(w.articleName, sum, w.quantity), 'bad-address');
         }
       } else {
         unified = body.location;
@@ -136,12 +155,20 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         }
         checkLocation('收货地址', unified);
       }
+      // An address named by its id is one of this hub's.
+      const addressIds = [...new Set([unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].flatMap((l) => (l?.addressId === undefined ? [] : [l.addressId])))];
+      if (addressIds.length) {
+        const own = await db.select({ id: customerLocations.id }).from(customerLocations)
+          .where(and(eq(customerLocations.hubId, caller.hubId), inArray(customerLocations.id, addressIds)));
+        if (own.length !== addressIds.length) throw new AppError(404, 'not-found', MSG.addressNotFound);
+      }
 
       const quoted = await quoteAll(caller, body.works);
       const failing = quoted.find((q) => q.line.problem);
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
 
       const totalAmount = totalOf(quoted);
+      if (Math.round(totalAmount * 100) > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
           hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
@@ -167,7 +194,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             // Every line here has its pricing: a work without one was refused above.
             unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
             toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
-            deliveryMethod: body.deliveryMethod, orderLocations: expected === 'Partial' ? w.orderLocations! : [unified!],
+            deliveryMethod: body.deliveryMethod, orderLocations: locationsOf(w, unified),
             checkSummary: checkSummaryOf(q.outcome),
             // The resolution warnings accepted (批量确认使用) that this order still has, for the operator.
             resolutionAccepted: q.work.resolutionAccepted?.filter((a) => q.outcome.rows.some((r) => r.resolutionWarning && r.itemPath === a.filePath)) ?? null,

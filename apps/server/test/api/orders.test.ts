@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { SalesOrder } from '@portal/contract';
+import { customerLocations } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -149,5 +150,52 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect(rows[3]).toEqual({ fileName: 'new.jpg', duplicated: false, salesOrderNumber: null });
     expect((await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: partial, body: { files: ['订单A.jpg'] } }).then((r) => r.json()))).toEqual([{ fileName: '订单A.jpg', duplicated: false, salesOrderNumber: null }]);
     expect((await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 2, files: [] } })).status).toBe(403);
+  });
+
+  it('bounds a line\'s copies in the quote and the order alike, in Chinese (2147483648 was a 500)', async () => {
+    const w = await checked(demo, '上限.jpg', await photoMm(127, 89), photo5);
+    for (const quantity of [10_000_001, 2_147_483_648]) {
+      const r = await order(demo, { deliveryMethod: 'Unified', works: [line(w, photo5, { quantity })] });
+      expect([r.status, r.body.message]).toEqual([400, '上限：文件的订购数量不能超过10000000']);
+      const q = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works: [line(w, photo5, { quantity })] } });
+      expect(q.status).toBe(200);
+      expect(((await q.json()) as { message: { lines: unknown[] } }).message.lines[0]).toMatchObject({ problem: '上限：文件的订购数量不能超过10000000', amount: null });
+    }
+    const most = await order(demo, { deliveryMethod: 'Unified', works: [line(w, photo5, { quantity: 10_000_000 })] });
+    expect(most.status).toBe(200);
+  });
+
+  it('gives each order its own copies at the address: the Unified batch\'s one, or a Partial line\'s addresses that add up to it', async () => {
+    const a = await checked(demo, '份数A.jpg', await photoMm(127, 89), photo5);
+    const b = await checked(demo, '份数B.jpg', await photoMm(127, 89), photo5);
+    const unified = await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, quantity: 5 }, works: [line(a, photo5, { quantity: 1 }), line(b, photo5, { quantity: 4 })] });
+    expect(unified.status).toBe(200);
+    const listed = (await (await t.call('GET', '/api/sales_order?page=0&size=2', { token: demo })).json()) as SalesOrder[];
+    expect(listed.map((o) => [o.articleName, o.orderLocations?.map((l) => l.quantity)]).sort()).toEqual([['份数A', [1]], ['份数B', [4]]]);
+
+    const w = await checked(partial, '分两处.jpg', await photoMm(127, 89), photo5);
+    const split = (quantities: number[], quantity: number) =>
+      order(partial, { deliveryMethod: 'Partial', works: [line(w, photo5, { quantity, orderLocations: quantities.map((n, i) => ({ ...ADDRESS, address: `文三路${i + 1}号`, quantity: n })) })] });
+    for (const [quantities, quantity, sum] of [[[50, 70], 2, 120], [[1], 2, 1], [[3, 1], 5, 4]] as const) {
+      const r = await split([...quantities], quantity);
+      expect([r.status, r.body.message]).toEqual([400, `分两处：各收货地址的数量之和（${sum}）与订购数量（${quantity}）不一致`]);
+    }
+    expect((await split([3, 2], 5)).status).toBe(200);
+    const [placed] = (await (await t.call('GET', '/api/sales_order?page=0&size=1', { token: partial })).json()) as SalesOrder[];
+    expect(placed!.orderLocations?.map((l) => [l.address, l.quantity])).toEqual([['文三路1号', 3], ['文三路2号', 2]]);
+  });
+
+  it('takes an address by its id only from the hub\'s own addresses', async () => {
+    const rows = await t.db.db.select({ id: customerLocations.id, hubId: customerLocations.hubId }).from(customerLocations);
+    const demoHub = (await (await t.call('GET', '/api/account', { token: demo })).json()) as { customerHubId: number };
+    const foreign = rows.find((r) => r.hubId !== demoHub.customerHubId)!.id;
+    const own = rows.find((r) => r.hubId === demoHub.customerHubId)!.id;
+    const w = await checked(demo, '地址.jpg', await photoMm(127, 89), photo5);
+    const theirs = await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, addressId: foreign }, works: [line(w, photo5)] });
+    expect([theirs.status, theirs.body.message]).toEqual([404, '收货地址不存在']);
+    const v = await checked(partial, '地址B.jpg', await photoMm(127, 89), photo5);
+    const partialForeign = await order(partial, { deliveryMethod: 'Partial', works: [line(v, photo5, { orderLocations: [{ ...ADDRESS, addressId: own }] })] });
+    expect(partialForeign.status).toBe(404);
+    expect((await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, addressId: own }, works: [line(w, photo5)] })).status).toBe(200);
   });
 });

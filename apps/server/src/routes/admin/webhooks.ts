@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { WebhookDeliveriesAnswer, WebhookDeliveriesQuery, WebhookEndpointAnswer, WebhookEndpointBody, WebhookResendAnswer, WebhookTestAnswer } from '@portal/contract';
+import { WebhookDeliveriesAnswer, zId, WebhookDeliveriesQuery, WebhookEndpointAnswer, WebhookEndpointBody, WebhookResendAnswer, WebhookTestAnswer } from '@portal/contract';
 import type { Services } from '../../services/index.ts';
 
 /** The shop's webhook endpoint, its test, the delivery log and resend (operators). */
@@ -26,6 +26,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     async (request) => services.webhooks.list(request.query));
 
   app.post('/webhooks/deliveries/:id/resend', {
-    schema: { tags, description: 'Sends the delivery\'s event again (same webhook-id) as a new delivery.', params: z.object({ id: z.coerce.number().int().positive() }), response: { 200: WebhookResendAnswer } },
+    schema: { tags, description: 'Sends the delivery\'s event again (same webhook-id) as a new delivery.', params: z.object({ id: zId }), response: { 200: WebhookResendAnswer } },
   }, async (request) => services.webhooks.resend(request.params.id));
 };
