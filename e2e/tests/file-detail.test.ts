@@ -29,6 +29,9 @@ async function pdf(pages: Array<[number, number]>): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/** A name as long as a customer's camera folder gives: the 文件名称 column at its widest. */
+const LONG_NAME = '二〇二四年春节全家福合影与旅行照片精选第一批竖拍原片';
+
 const entryOf = (page: Page, name: string): Locator =>
   page.getByRole('list', { name: '文件检查' }).locator(`[role="listitem"][aria-label="${name}"]:not([data-status="success"])`);
 
@@ -65,6 +68,7 @@ describe('文件详情 and 调整尺寸', () => {
     await writeFile(join(dir, '宽幅照片.jpg'), await labelledImage('WIDE', 90, FAILING));
     await writeFile(join(dir, '横幅照片.jpg'), await labelledImage('PNG', 150, FAILING));
     await writeFile(join(dir, '合格照片.jpg'), await labelledImage('OK', 120, PASSING));
+    await writeFile(join(dir, `${LONG_NAME}.jpg`), await labelledImage('LONG', 60, FAILING));
     await writeFile(join(dir, '合格照片.png'), await labelledImage('PNG', 200, PASSING, 'png'));
     await writeFile(join(dir, '单页.pdf'), await pdf([[210, 297], [148, 210]]));
     await mkdir(join(dir, '混合作品'));
@@ -114,6 +118,18 @@ describe('文件详情 and 调整尺寸', () => {
     await toast(page, /裁切完成，但文件仍不符合要求/);
     expect(await toasts(page, '裁切成功').count()).toBe(0);
     await detail.getByRole('img', { name: '不通过' }).waitFor();
+    await closeDetail(detail);
+  });
+
+  it('shows a long-named row\'s actions whole on a 1440×900 screen (删除 was cut off at the table\'s edge)', async () => {
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, `${LONG_NAME}.jpg`));
+    const detail = await failingDetail(page, LONG_NAME, '5寸', '5寸照片冲印', ['光面', '无边框']);
+    const table = await detail.locator('.ant-table-body').boundingBox();
+    for (const name of ['重新上传', '调整尺寸', '删除']) {
+      const button = await detail.getByRole('button', { name }).boundingBox();
+      expect(button!.x + button!.width, name).toBeLessThanOrEqual(table!.x + table!.width);
+    }
+    await shot(page, 'detail-long-name');
     await closeDetail(detail);
   });
 

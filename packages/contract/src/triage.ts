@@ -53,7 +53,7 @@ export interface TriageRowInput {
 export interface TriageWorkInput {
   uuid: string;
   checkResult?:
-    | { fileCheckResult: readonly TriageRowInput[] }
+    | { fileCheckResult: readonly TriageRowInput[]; resolutionAccepted?: boolean }
     | { message: { fileCheckResult: readonly TriageRowInput[]; pageCountWarning: boolean } }
     | null;
 }
@@ -151,7 +151,11 @@ export function workIssues(work: TriageWorkInput): TriageFile[] {
   if (hit && hit.uuid === work.uuid) return hit.files;
   const out: TriageFile[] = [];
   const rows = rowsOf(result);
-  for (const row of rows) for (const issue of fileIssues(row)) out.push({ workUuid: work.uuid, row, issue });
+  // Warnings the customer accepted (批量确认使用, 确认使用) are no longer problems of the batch.
+  const accepted = 'fileCheckResult' in result && result.resolutionAccepted === true;
+  for (const row of rows) {
+    for (const issue of fileIssues(row)) if (!(accepted && issue.cause === '分辨率不足')) out.push({ workUuid: work.uuid, row, issue });
+  }
   // A page count outside the limits is the work's: every file of it is in the group.
   if ('message' in result && result.message.pageCountWarning && !out.some((f) => f.issue.cause === '页数不符')) {
     for (const row of rows) out.push({ workUuid: work.uuid, row, issue: { cause: '页数不符', band: null, miss: null } });

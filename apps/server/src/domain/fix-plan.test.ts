@@ -3,11 +3,11 @@ import type { FileCheckRow } from './check.ts';
 import { FIX_REASONS, planFix } from './fix-plan.ts';
 
 /** A check row of an image measured w×h mm against a 6寸 (152×102) component. */
-const row = (w: number, h: number, o: { auto?: boolean; threshold?: number; warn?: boolean; pdf?: boolean; none?: boolean } = {}): FileCheckRow => ({
+const row = (w: number, h: number, o: { auto?: boolean; threshold?: number; warn?: boolean; pdf?: boolean; none?: boolean; pass?: boolean } = {}): FileCheckRow => ({
   filename: 'a.jpg', itemPath: 'upload/x/a.jpg', type: o.pdf ? 'pdf' : 'image', page: null, width: w, height: h,
   component: o.none ? null : { componentId: 1, componentName: '照片', width: 152, height: 102, error: 1, errorType: 'mm', errorText: '±1mm', autoOrientationDetection: o.auto ?? false },
   resolutionDetect: 300, dpiStated: true, resolutionThreshold: o.threshold ?? 0, resolutionLimit: null, resolutionWarning: o.warn ?? false,
-  effectiveDpi: null, pass: false, reason: null,
+  effectiveDpi: null, pass: o.pass ?? false, reason: null,
 });
 
 describe('planFix', () => {
@@ -49,7 +49,9 @@ describe('planFix', () => {
     expect(planFix('fill', { widthPx: 0, heightPx: 0, dpi: 72, row: row(0, 0, { pdf: true }) }).reason).toBe(FIX_REASONS.pdf);
     expect(planFix('fit', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { none: true }) }).reason).toBe(FIX_REASONS.noComponent);
     expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35) }).reason).toBe(FIX_REASONS.noWarning);
-    expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { warn: true }) }).ok).toBe(true);
+    expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { warn: true, pass: true }) }).ok).toBe(true);
+    // A file that fails its size as well: accepting the resolution would leave it failing, yet say 已修复.
+    expect(planFix('accept', { widthPx: 100, heightPx: 100, dpi: 72, row: row(35, 35, { warn: true }) }).reason).toBe(FIX_REASONS.stillFailing);
     expect(planFix('delete', { widthPx: 100, heightPx: 100, dpi: 72, row: row(0, 0, { pdf: true }) }).ok).toBe(true);
   });
 });

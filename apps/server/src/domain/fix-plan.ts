@@ -28,6 +28,7 @@ export const FIX_REASONS = {
   autoOrientation: '该部件允许横竖互换，方向无需旋转',
   notOrientationOnly: '不是仅方向不符，旋转不能修复',
   noWarning: '该文件没有分辨率警告，无需确认',
+  stillFailing: '该文件尺寸或方向不符，确认使用不能解决，请先裁切填充或留白适配',
 } as const;
 
 /**
@@ -44,6 +45,7 @@ export function planFix(kind: FixKind, s: FixSubject): FixPlan {
   const before = size(s.widthPx, s.heightPx, s.dpi);
   if (kind === 'accept') {
     if (!row.resolutionWarning) return refused(FIX_REASONS.noWarning, before);
+    if (!row.pass) return refused(FIX_REASONS.stillFailing, before);
     return { ok: true, reason: null, pixels: null, before, after: before, cutShare: 0, padShare: 0, stillWarned: true };
   }
   const c = row.component;

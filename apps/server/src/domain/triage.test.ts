@@ -89,4 +89,15 @@ describe('triage of a batch', () => {
     expect(triage([fixed, also])[0]!.label).toBe('尺寸偏小 2–5 mm · 共1个文件 · 1个作品');
     expect(triage([fixed])).toEqual([]);
   });
+
+  it('leaves out the resolution warnings the customer accepted (批量确认使用), not the work\'s other issues', () => {
+    const low = checkWork([img('低.jpg', 127, 89, 150)], [photo], noPages);
+    const warned: TriageWorkInput = { uuid: 'w1', checkResult: { fileCheckResult: low.rows } };
+    expect(triage([warned]).map((g) => g.label)).toEqual(['分辨率不足 150–199 dpi · 共1个文件 · 1个作品']);
+    const accepted: TriageWorkInput = { uuid: 'w1', checkResult: { fileCheckResult: low.rows, resolutionAccepted: true } };
+    expect(triage([accepted])).toEqual([]);
+    const bad = checkWork([img('小.jpg', 124, 89, 150)], [photo], noPages);
+    const failing: TriageWorkInput = { uuid: 'w2', checkResult: { message: { fileCheckResult: bad.rows, pageCountWarning: false } } };
+    expect(triage([failing]).map((g) => g.label)).toEqual(['尺寸偏小 2–5 mm · 共1个文件 · 1个作品', '分辨率不足 150–199 dpi · 共1个文件 · 1个作品']);
+  });
 });

@@ -31,12 +31,13 @@ const CHECKS_AT_ONCE = 4;
 const WORKS_PER_CALL = 25;
 const CALLS_AT_ONCE = 2;
 
-/** A check of several works: works answered (or dropped) out of all, of which failed. */
+/** A check of several works: works answered (or dropped) out of all, of which failed; the works it checked. */
 export interface CheckProgress {
   running: boolean;
   done: number;
   total: number;
   failed: number;
+  uuids: readonly string[];
 }
 const DETAIL_LINES = 3;
 
@@ -129,7 +130,7 @@ function createCheckFlow(page: Batch) {
   }
 
   /** The progress of the running check of several works (one bar, not a toast per work). */
-  const progress: Store<CheckProgress> = createStore<CheckProgress>({ running: false, done: 0, total: 0, failed: 0 });
+  const progress: Store<CheckProgress> = createStore<CheckProgress>({ running: false, done: 0, total: 0, failed: 0, uuids: [] });
   const finishedListeners = new Set<() => void>();
 
   /** The newest check of each work: an older answer arriving late is dropped. */
@@ -266,7 +267,7 @@ function createCheckFlow(page: Batch) {
     const calls: (typeof live)[] = [];
     for (let i = 0; i < live.length; i += WORKS_PER_CALL) calls.push(live.slice(i, i + WORKS_PER_CALL));
     const outcomes = new Map<string, Outcome>();
-    progress.setState({ running: true, done: 0, total: uuids.length, failed: 0 });
+    progress.setState({ running: true, done: 0, total: uuids.length, failed: 0, uuids });
     progress.setState((p) => ({ ...p, done: uuids.length - live.length }));
     await mapPooled(calls, CALLS_AT_ONCE, async (call) => {
       let results: Array<{ answer: CheckFileAnswer } | { error: unknown }>;

@@ -27,7 +27,8 @@ export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKin
   const sized = image && r.component !== null && (r.resolutionDetect ?? 0) > 0;
   if (sized) kinds.push('fill', 'fit');
   if (sized && orientationOnly(r)) kinds.push('rotate');
-  if (r.resolutionWarning) kinds.push('accept');
+  // Only a file whose one problem is its resolution: accepting it leaves any other failing.
+  if (r.pass && r.resolutionWarning) kinds.push('accept');
   kinds.push('delete');
   let suggested: FixKind | null = null;
   if (!r.pass && kinds.includes('rotate')) suggested = 'rotate';

@@ -314,6 +314,8 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
       title: '操作',
       key: 'actions',
       width: 220,
+      // Always in view: on a screen narrower than the table, the other columns scroll under it.
+      fixed: 'right',
       render: (_: unknown, row) => {
         const key = keyOf(row);
         const isImage = row.type === 'image';
@@ -426,7 +428,8 @@ export function FileDetailDialog({ workUuid, onClose }: FileDetailDialogProps) {
     <Modal
       open={workUuid !== undefined && work !== undefined}
       title="文件详情"
-      width={1080}
+      // The table's columns add up to ≈ 1,150 px: at 1,080 the row's 删除 was cut off (1440×900).
+      width={1200}
       onCancel={onClose}
       destroyOnHidden
       footer={<Button onClick={onClose}>返回</Button>}
