@@ -108,6 +108,8 @@ describe('文件问题汇总, drawings and the batch check', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
     await groupOf(page, '尺寸偏小 2–5 mm · 共3个文件 · 3个作品').waitFor();
     await expect.poll(async () => (await shownWorks(page)).length).toBe(3);
+    // The check's bar counts its works as they stand now (it said 5个未通过 until the next check).
+    await page.getByTestId('check-progress').getByText(`校验完成：共${BATCH.length - 1}个作品，4个未通过`).waitFor();
 
     await page.getByTestId('triage-filter').getByRole('button', { name: '显示全部作品' }).click();
     await page.getByTestId('triage-filter').waitFor({ state: 'detached' });
@@ -126,6 +128,7 @@ describe('文件问题汇总, drawings and the batch check', () => {
     ]);
     await expect.poll(() => rowOf(page, '低分辨率1').count()).toBe(0);
     await expect.poll(() => rowOf(page, '低分辨率2').count()).toBe(0);
+    await page.getByTestId('check-progress').getByText(`校验完成：共${BATCH.length - 3}个作品，4个未通过`).waitFor();
     await shot(page, 'triage-after-delete');
   });
 
