@@ -10,7 +10,7 @@ export type TicketInfo = {
   sku: string;
   copies: number;
   /** One line per component: its name, size in mm, the pages the order holds for it and its paper. */
-  components: Array<{ name: string; size: string; pages: number; paper: string }>;
+  components: Array<{ name: string; size: string; pages: number; pageList?: string; paper: string }>;
   pageCount: number;
   toning: string;
   addresses: string[];
@@ -110,7 +110,7 @@ export async function renderJobTicket(info: TicketInfo, fontPath: string): Promi
   row('SKU', info.sku);
   row('份数', String(info.copies), 14);
   row('总页数', String(info.pageCount));
-  for (const c of info.components) row(c.name, `尺寸 ${c.size}　页数 ${c.pages}　纸张 ${c.paper || '—'}`);
+  for (const c of info.components) row(c.name, `尺寸 ${c.size}　页数 ${c.pages}${c.pageList ? `（${c.pageList}）` : ''}　纸张 ${c.paper || '—'}`);
   row('调色', info.toning);
   info.addresses.forEach((a, i) => row(info.addresses.length > 1 ? `收货地址${i + 1}` : '收货地址', a));
   return doc.save();

@@ -15,6 +15,18 @@ import type { FileUrls } from './file-urls.ts';
 type Order = typeof salesOrders.$inferSelect;
 type ZipFile = { order: Order; entry: string; component: string; filePath: string; size: number; pages: number };
 
+/** Page numbers as the press reads them: 第1–2、19–20页. */
+function pageRanges(pages: readonly number[]): string {
+  const sorted = [...new Set(pages)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const start = sorted[i]!;
+    while (sorted[i + 1] === sorted[i]! + 1) i++;
+    parts.push(start === sorted[i] ? `${start}` : `${start}–${sorted[i]}`);
+  }
+  return `第${parts.join('、')}页`;
+}
+
 /** The selection as one signed string: `so:<SO>`, `batch:<id>`, `day:<YYYY-MM-DD>`. */
 export function selectionKey(sel: ProductionSelection): string {
   if ('salesOrderNumber' in sel) return `so:${sel.salesOrderNumber}`;
@@ -109,17 +121,36 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
 
   async function ticketOf(o: Order, files: ZipFile[], comps: Awaited<ReturnType<CatalogueService['productDetails']>>['components'] | null, hubName: string): Promise<TicketInfo> {
     const mine = files.filter((f) => f.order === o);
-    const names = [...new Set(mine.map((f) => f.component))];
+    // A PDF's pages went to components by the check (a brochure: 封面 the first and last two, 内页 the
+    // rest); its file sits outside the components' folders, so the check's rows say which pages are whose.
+    const paged = new Map<string, { file: string; pages: number[] }>();
+    for (const r of o.checkSummary?.rows ?? []) {
+      if (r.page === null || r.component === null) continue;
+      const entry = paged.get(r.component) ?? { file: r.itemPath, pages: [] };
+      entry.pages.push(r.page);
+      paged.set(r.component, entry);
+    }
+    const pagedFiles = new Set([...paged.values()].map((p) => p.file));
+    const names = [...new Set([...mine.filter((f) => !pagedFiles.has(f.filePath)).map((f) => f.component), ...paged.keys()])];
     const skuPapers = o.sku.split(/[;；]/).map((s) => s.trim()).filter((s) => s.includes('纸'));
     return {
       salesOrderNumber: o.salesOrderNumber, articleName: o.articleName, hubName, productName: o.productName, sku: o.sku, copies: o.quantity,
       pageCount: o.pageCount, createdAt: shopTime(o.createdAt),
       components: names.map((name) => {
         const c = comps?.find((x) => x.name === name);
+        // The component's own paper in the SKU (内页纸张:…), else the SKU's papers that name no component,
+        // else the papers the component is made of (a brochure's SKU may choose only the inner pages' paper).
         const papers = c?.objectPapers.map((p) => p.paper) ?? [];
+        const ownPaper = skuPapers.filter((p) => p.startsWith(name));
+        const general = skuPapers.filter((p) => !names.some((n) => p.startsWith(n)));
+        const own = ownPaper.length ? ownPaper : general;
+        const fromFiles = mine.filter((f) => f.component === name && !pagedFiles.has(f.filePath)).reduce((n, f) => n + f.pages, 0);
+        const pdfPages = paged.get(name)?.pages ?? [];
         return {
-          name, size: c ? `${c.width}×${c.height} mm` : '—', pages: mine.filter((f) => f.component === name).reduce((n, f) => n + f.pages, 0),
-          paper: (skuPapers.length ? skuPapers : papers).join('、'),
+          name, size: c ? `${c.width}×${c.height} mm` : '—',
+          pages: fromFiles + pdfPages.length,
+          pageList: pdfPages.length ? pageRanges(pdfPages) : undefined,
+          paper: (own.length ? own : papers).join('、'),
         };
       }),
       toning: o.toning === 'Manual' ? `人工调色${o.customToning ? `：${o.customToning}` : ''}` : '不调色',

@@ -15,7 +15,11 @@ import type { ProductionLinkAnswer } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { salesOrders } from '../../src/db/schema/index.ts';
 import { renderPdfPage } from '../../src/media/pdfjs.ts';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { randomUUID } from 'node:crypto';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
+import { uploadFile } from '../helpers/upload.ts';
 import { photoMm, placePhotoOrders, type PlacedOrder } from '../helpers/orders.ts';
 
 const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -152,6 +156,33 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     const text = await pdfText(ticket);
     for (const want of ['生产单', so, '5寸照片冲印', '份数', '2', '照片', '127×89 mm', '页数 2', '收货地址', '广东省', '不调色']) expect(text).toContain(want);
     expect(text.replaceAll(/\s/g, '')).toContain(longName);
+  }, 120_000);
+
+  it('names on a brochure\'s ticket the pages of one PDF that go to each component, with its paper (the sheet said 文件, 页数 24)', async () => {
+    const doc = await PDFDocument.create();
+    const pt = (mm: number) => (mm / 25.4) * 72;
+    for (let i = 0; i < 20; i++) doc.addPage([pt(210), pt(285)]);
+    const folderId = randomUUID();
+    expect((await uploadFile(t, demo, Buffer.from(await doc.save()), '宣传册.pdf', { folderId })).done).toBeDefined();
+    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/宣传册.pdf`)}`, { token: demo })).json()) as
+      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
+    const work = parsed.message.works[0]!;
+    const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
+    const checked = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
+    expect(((await checked.json()) as { state: number }).state).toBe(200);
+    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
+      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity: 50, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
+    expect(placed.status).toBe(200);
+    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
+    const { entries } = await download(`salesOrderNumber=${so}`);
+    const text = (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+    expect(text).toMatch(/封面 尺寸 \S+ mm 页数 4（第1–2、19–20页） 纸张 \S+/);
+    expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 \S+/);
+    expect(text).toContain('（50份）');
+    expect(text).not.toMatch(/文件 尺寸/);
+    // The inner pages' paper is the SKU's choice; the cover's is what its component is made of, not the inner pages'.
+    expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 内页纸张:157g铜版纸/);
+    expect(text).not.toMatch(/封面 [^内]*纸张 内页纸张/);
   }, 120_000);
 
   it('zips the orders of a day (China Standard Time)', async () => {

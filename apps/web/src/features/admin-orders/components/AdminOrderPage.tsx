@@ -59,7 +59,8 @@ export function AdminOrderPage() {
           { key: 'product', label: '产品', children: o.productName },
           { key: 'sku', label: 'SKU', children: o.sku },
           { key: 'qty', label: '数量', children: o.quantity },
-          { key: 'pages', label: '页数', children: o.addPageNum ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount },
+          // 加页 only where the price counts it (per copy), as the customer's table shows it.
+          { key: 'pages', label: '页数', children: o.addPageNum && (o.pricing === null || o.pricing.basis === 'copy') ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount },
           { key: 'toning', label: '调色', children: o.toning === 'Manual' ? `人工调色${o.customToning ? `：${o.customToning}` : ''}` : '不调色' },
           { key: 'amount', label: '金额', children: <Typography.Text strong>{money(o.amount)}</Typography.Text> },
           { key: 'basis', label: '计价', children: <span data-testid="price-basis">{o.basisText}</span> },
