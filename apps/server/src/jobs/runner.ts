@@ -90,12 +90,15 @@ export function createTaskRunner<J extends JobTypes>(deps: {
     }, LEASE_MS / 3);
     let lastWrite = 0;
     let pending: { done: number; total: number } | undefined;
+    // Progress is written one write at a time, in order, and the task is finished after the last: on a
+    // pool, an earlier write that landed late overwrote a later one, and a finished task said 0 of 60.
+    let writing: Promise<unknown> = Promise.resolve();
     const flush = () => {
       if (!pending) return;
       const p = pending;
       pending = undefined;
       lastWrite = Date.now();
-      db.update(longTasks).set({ progressDone: p.done, progressTotal: p.total, updatedAt: new Date() }).where(mine).catch(() => {});
+      writing = writing.then(() => db.update(longTasks).set({ progressDone: p.done, progressTotal: p.total, updatedAt: new Date() }).where(mine)).catch(() => {});
     };
     try {
       if (task.attempts > maxAttempts) throw new AppError(500, 'too-many-attempts', '任务多次失败，请重新上传');
@@ -109,6 +112,7 @@ export function createTaskRunner<J extends JobTypes>(deps: {
         },
       });
       flush();
+      await writing;
       await db.update(longTasks).set({ status: 'finished', result, lockedUntil: null, updatedAt: new Date(),
         progressDone: sql`greatest(${longTasks.progressDone}, ${longTasks.progressTotal})` }).where(mine);
     } catch (err) {
