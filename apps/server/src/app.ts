@@ -104,9 +104,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     },
     strictTransportSecurity: overHttps ? { maxAge: 15552000, includeSubDomains: true } : false,
-    // A browser ignores COOP from an origin it does not trust (a LAN address over http) and says so in the
-    // console of every page: sent only where it applies.
+    // A browser ignores COOP and Origin-Agent-Cluster from an origin it does not trust (a LAN address over
+    // http) and says so in the console of every page: sent only where they apply.
     crossOriginOpenerPolicy: overHttps ? { policy: 'same-origin' } : false,
+    originAgentCluster: overHttps,
     crossOriginEmbedderPolicy: false,
   });
   const overHttp = securityHeaders(false);

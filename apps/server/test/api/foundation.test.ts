@@ -265,10 +265,12 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
     expect(plain.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
     expect(plain.headers.get('strict-transport-security')).toBeNull();
     expect(plain.headers.get('cross-origin-opener-policy')).toBeNull();
+    expect(plain.headers.get('origin-agent-cluster')).toBeNull();
     // Behind a TLS proxy (trusted here: TRUST_PROXY=true) the page came over https.
     const viaTls = await t.call('GET', '/login', { headers: { 'x-forwarded-proto': 'https' } });
     expect(viaTls.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
     expect(viaTls.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
     expect(viaTls.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(viaTls.headers.get('origin-agent-cluster')).toBe('?1');
   });
 });
