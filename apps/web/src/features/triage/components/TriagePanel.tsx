@@ -164,7 +164,11 @@ export function TriagePanel({ renderActions }: TriagePanelProps) {
   const reveal = useStore(triageStateOf(batch), (s) => s.reveal);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (reveal > 0) ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    // Smooth only where the customer's system allows motion: during a smooth scroll Chromium does not
+    // anchor the page, so entries above that go meanwhile (a success shown for a moment) carried the panel's
+    // title under the header (seen once in a clean-clone run); an instant scroll is anchored.
+    const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (reveal > 0) ref.current?.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
   }, [reveal]);
   // A chosen group that has emptied (fixed, deleted) is forgotten: the table shows every work again, and
   // a later group of the same cause and band does not filter it unasked.
