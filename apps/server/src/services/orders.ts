@@ -156,7 +156,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         checkLocation('收货地址', unified);
       }
       // An address named by its id is one of this hub's.
-      const addressIds = [...new Set([unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].flatMap((l) => (l?.addressId === undefined ? [] : [l.addressId])))];
+      const named = [unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].map((l) => l?.addressId);
+      const addressIds = [...new Set(named.filter((id) => id !== undefined))];
       if (addressIds.length) {
         const own = await db.select({ id: customerLocations.id }).from(customerLocations)
           .where(and(eq(customerLocations.hubId, caller.hubId), inArray(customerLocations.id, addressIds)));
