@@ -4,13 +4,15 @@
  *
  * Keep in mind:
  * - `setState` replaces the state at once, so code outside React always reads the latest value;
- * - listeners are told at most once per animation frame (`notify: 'frame'`), so a burst of
- *   progress updates (2,000 files) costs one render of the subscribed components per frame;
+ * - listeners are told at most once per animation frame and ten times a second (`notify: 'frame'`,
+ *   lib/paced.ts), so a burst of progress updates (2,000 files) costs one render of the subscribed
+ *   components per tenth of a second;
  * - a background tab runs no animation frames: a timer flushes too, so the page is up to date when
  *   the customer comes back and stores keep working where there is no `requestAnimationFrame`;
  * - a component re-renders only when its selected slice changes (`Object.is`, or the given equality).
  */
 import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { paced } from './paced.ts';
 
 export interface Store<S> {
   getState(): S;
@@ -20,36 +22,18 @@ export interface Store<S> {
 }
 
 export interface StoreOptions {
-  /** 'frame': batch notifications to one per animation frame; 'sync': tell listeners at once. */
+  /** 'frame': batch notifications to one per animation frame, at most ten a second; 'sync': tell listeners at once. */
   notify?: 'frame' | 'sync';
 }
-
-const FLUSH_FALLBACK_MS = 100;
 
 export function createStore<S>(initial: S, options: StoreOptions = {}): Store<S> {
   const mode = options.notify ?? 'frame';
   let state = initial;
   const listeners = new Set<() => void>();
-  let frame: number | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-
   const flush = () => {
-    if (frame !== null && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(frame);
-    if (timer !== null) clearTimeout(timer);
-    frame = null;
-    timer = null;
     for (const listener of listeners) listener();
   };
-
-  const schedule = () => {
-    if (mode === 'sync') {
-      flush();
-      return;
-    }
-    if (timer !== null) return;
-    timer = setTimeout(flush, FLUSH_FALLBACK_MS);
-    if (typeof requestAnimationFrame === 'function') frame = requestAnimationFrame(flush);
-  };
+  const schedule = mode === 'sync' ? flush : paced(flush);
 
   return {
     getState: () => state,

@@ -28,6 +28,7 @@ import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from '
 import { parseItem, ParseFailure } from './parse-item.ts';
 import { measureFiles } from './preflight/measurer.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
+import { paced } from '../../lib/paced.ts';
 
 /** The entry of a restored upload whose files must be picked again (features/draft restores it). */
 export const UNFINISHED_UPLOAD = '上传未完成：请重新选择这些文件（或所在文件夹），已上传的部分不会重新发送';
@@ -133,23 +134,15 @@ function createUploadFlow(page: Batch) {
     pumpParses();
   }
 
-  // --- parsed works reach the table once per animation frame (a timer where no frame runs): the works
+  // --- parsed works reach the table together, paced as the stores are (lib/paced.ts): the works
   // table renders synchronously (its inputs are controlled), and a drop of 300 folders finishes 300 parses.
   const landing: Array<() => void> = [];
-  let landingFrame: number | null = null;
-  let landingTimer: ReturnType<typeof setTimeout> | null = null;
-  function landParsed() {
-    if (landingFrame !== null && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(landingFrame);
-    if (landingTimer !== null) clearTimeout(landingTimer);
-    landingFrame = null;
-    landingTimer = null;
+  const landParsed = paced(() => {
     for (const land of landing.splice(0)) land();
-  }
+  });
   function queueLanding(land: () => void) {
     landing.push(land);
-    if (landingTimer !== null) return;
-    landingTimer = setTimeout(landParsed, 100);
-    if (typeof requestAnimationFrame === 'function') landingFrame = requestAnimationFrame(landParsed);
+    landParsed();
   }
 
   async function runParse(key: string) {
