@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { CheckFileAnswer, SalesOrder } from '@portal/contract';
-import { salesOrders } from '../../src/db/schema/index.ts';
+import { priceLines, salesOrders } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -143,5 +143,39 @@ describe.each(DB_KINDS)('prices by what is printed on %s', (kind) => {
     expect(await price(board)).toMatchObject({ amount: 45, priceBasis: 'area', priceUnit: '㎡' });
     expect(board.product).toMatchObject({ priceBasis: 'area', priceUnit: '㎡' });
     expect(card.product).toMatchObject({ priceBasis: 'copy', priceUnit: '盒', pageCount: 2 });
+  });
+  it('refuses a line, then a batch, whose amount the order books cannot hold: in the quote, and when placed', async () => {
+    // Prices as high as a shop can set them (numeric(12, 2)): the bounds decide, not the demo catalogue.
+    const setUnitPrice = (sku: Sku, amount: string) =>
+      t.db.db.update(priceLines).set({ amount }).where(and(eq(priceLines.propertyConfigId, sku.propertyConfigId), eq(priceLines.kind, 'unit')));
+    const ids = [photo5.propertyConfigId, board.propertyConfigId];
+    const saved = await t.db.db.select({ id: priceLines.id, amount: priceLines.amount }).from(priceLines).where(inArray(priceLines.propertyConfigId, ids));
+    const place = async (works: Array<ReturnType<typeof lineOf>>) => {
+      const res = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified', works } });
+      return [res.status, ((await res.json()) as { message: unknown }).message];
+    };
+    try {
+      // 10,000,000 boards of 0.53985 m² (2362×3543 px at 100 dpi) at ¥9,999,999,999.99: one line over ¥999,999,999,999.99.
+      await setUnitPrice(board, '9999999999.99');
+      const huge = [lineOf(checked.kt!, board, 10_000_000)];
+      expect((await quote(huge)).lines[0]).toMatchObject({ problem: '展板：订单金额超出上限，请减少订购数量' });
+      expect(await place(huge)).toEqual([400, '展板：订单金额超出上限，请减少订购数量']);
+
+      // Each line within the bound (539,850 m² and 600,000 prints at ¥1,000,000.00), the two together over it.
+      await setUnitPrice(board, '1000000.00');
+      await setUnitPrice(photo5, '1000000.00');
+      const two = [lineOf(checked.kt!, board, 1_000_000), lineOf(checked.photos!, photo5, 60_000)];
+      const q = await quote(two);
+      expect(q.lines.map((l) => [l.amount, l.problem])).toEqual([[539_850_000_000, null], [600_000_000_000, null]]);
+      expect(q.totalAmount).toBe(1_139_850_000_000);
+      expect(await place(two)).toEqual([400, '本批订单的总金额超出上限，请分批下单']);
+      // Just under it, the batch is placed with the exact amount.
+      await setUnitPrice(photo5, '766916.66');
+      const placed = await place(two);
+      expect(placed[0]).toBe(200);
+      expect((placed[1] as Placed).totalAmount).toBe(999_999_996_000);
+    } finally {
+      for (const line of saved) await t.db.db.update(priceLines).set({ amount: line.amount }).where(eq(priceLines.id, line.id));
+    }
   });
 });
