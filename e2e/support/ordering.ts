@@ -31,6 +31,14 @@ export async function openOrderPage(options: { server?: StartServerOptions; befo
   return opened;
 }
 
+/** A page of its own in `browser`, logged in as `user` (whose password is its name, as the demo logins' are) on 批量上传下单. */
+export async function loggedIn(browser: Browser, url: string, user: string): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await newPage(browser);
+  await login(opened.page, url, user, user);
+  await opened.page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+  return opened;
+}
+
 /** After a test: a picture of the page when it failed (e2e/artifacts/<name>-failed-<test>.png), and whatever it left open closed. */
 export async function afterStep(ctx: { task: { name: string; result?: { state?: string } } }, page: Page | undefined, name: string): Promise<void> {
   if (!page) return;

@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { launchBrowser, shot } from '../support/browser.ts';
+import { afterStep, loggedIn, rowOf } from '../support/ordering.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
-const rowOf = (page: Page, name: string): Locator =>
-  page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText(name, { exact: true }) });
 const addressOf = (page: Page, name: string): Locator => rowOf(page, name).locator('xpath=following-sibling::*[1]');
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
@@ -81,9 +80,7 @@ describe('the batch upload page', () => {
     let page: Page;
 
     beforeAll(async () => {
-      ({ context, page } = await newPage(browser));
-      await login(page, server.url, 'demo', 'demo');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      ({ context, page } = await loggedIn(browser, server.url, 'demo'));
       await page.getByTestId('upload-folder-input').setInputFiles(join(dir, '三张照片'));
       await rowOf(page, '三张照片').waitFor({ timeout: 30_000 });
       await rowOf(page, '三张照片').getByRole('checkbox').check();
@@ -91,10 +88,7 @@ describe('the batch upload page', () => {
     afterAll(async () => {
       await context?.close();
     });
-    afterEach(async (test) => {
-      if (test.task.result?.state === 'fail') await shot(page, `batch-page-failed-${test.task.name.slice(0, 16)}`).catch(() => undefined);
-      await closeLeftovers(page);
-    });
+    afterEach(async (test) => afterStep(test, page, 'batch-page'));
 
     it('product details open on the SKU marked default, and reopening forgets a cancelled choice', async () => {
       await page.getByRole('button', { name: '选择产品', exact: true }).click();
@@ -207,19 +201,14 @@ describe('the batch upload page', () => {
     const DEFAULT = '李娜，13900139000，浙江省杭州市西湖区 文三路 90 号东部软件园 5 号楼 402 室';
 
     beforeAll(async () => {
-      ({ context, page } = await newPage(browser));
-      await login(page, server.url, 'partial', 'partial');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      ({ context, page } = await loggedIn(browser, server.url, 'partial'));
       await page.getByTestId('upload-files-input').setInputFiles([join(dir, '收件甲.jpg'), join(dir, '收件乙.jpg')]);
       for (const name of ['收件甲', '收件乙']) await rowOf(page, name).waitFor({ timeout: 30_000 });
     });
     afterAll(async () => {
       await context?.close();
     });
-    afterEach(async (test) => {
-      if (test.task.result?.state === 'fail') await shot(page, `batch-page-failed-${test.task.name.slice(0, 16)}`).catch(() => undefined);
-      await closeLeftovers(page);
-    });
+    afterEach(async (test) => afterStep(test, page, 'batch-page'));
 
     it('统一设置地址 asks before overwriting an address typed by hand: 只填写空白地址 keeps it, 全部覆盖 replaces it', async () => {
       const typed = addressOf(page, '收件甲');

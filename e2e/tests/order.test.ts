@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { launchBrowser, newPage, shot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
-import { chooseFivePrint, clearToasts, rowOf, rowsOf, toast, upload } from '../support/ordering.ts';
+import { afterStep, chooseFivePrint, clearToasts, loggedIn, rowOf, rowsOf, toast, upload } from '../support/ordering.ts';
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
 declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
@@ -99,17 +99,12 @@ describe('the batch order', () => {
     let page: Page;
 
     beforeAll(async () => {
-      ({ context, page } = await newPage(browser));
-      await login(page, server.url, 'demo', 'demo');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      ({ context, page } = await loggedIn(browser, server.url, 'demo'));
     });
     afterAll(async () => {
       await context?.close();
     });
-    afterEach(async (test) => {
-      if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
-      await closeLeftovers(page);
-    });
+    afterEach(async (test) => afterStep(test, page, 'order'));
 
     it('rule 3 (no rows) and rule 2 (an upload in progress)', async () => {
       await submitExpecting(page, '请上传文件');
@@ -311,17 +306,12 @@ describe('the batch order', () => {
     let page: Page;
 
     beforeAll(async () => {
-      ({ context, page } = await newPage(browser));
-      await login(page, server.url, 'partial', 'partial');
-      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      ({ context, page } = await loggedIn(browser, server.url, 'partial'));
     });
     afterAll(async () => {
       await context?.close();
     });
-    afterEach(async (test) => {
-      if (test.task.result?.state === 'fail') await shot(page, `order-failed-${test.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 24)}`).catch(() => undefined);
-      await closeLeftovers(page);
-    });
+    afterEach(async (test) => afterStep(test, page, 'order'));
 
     it('uploads two photos and chooses 5寸照片冲印', async () => {
       await upload(page, [join(dir, '收件甲.jpg'), join(dir, '收件乙.jpg')], ['收件甲', '收件乙']);

@@ -9,7 +9,7 @@ import {
 import type { CheckEntryStatus } from '@portal/contract/enums';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Empty, Flex, Popconfirm, Progress, Tag, Typography, theme } from 'antd';
-import { use, useDeferredValue, useRef, type ReactNode } from 'react';
+import { memo, use, useDeferredValue, useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { ELLIPSIS } from '../../../lib/styles.ts';
@@ -158,7 +158,9 @@ function UploadActions({ entry }: { entry: CheckEntry }) {
 
 export type EntryActionsRenderer = (entry: CheckEntry) => ReactNode;
 
-function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActionsRenderer }) {
+// Memoised: the list renders again whenever the virtualiser measures a row (an entry's body changes
+// height from its upload bar to its message), and only that entry's row need render then.
+const EntryRow = memo(function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActionsRenderer }) {
   const entry = useCheckEntries((s) => s.byId[id]);
   const { removeCheckEntries } = useBatch();
   const { token } = theme.useToken();
@@ -208,7 +210,7 @@ function EntryRow({ id, renderActions }: { id: string; renderActions?: EntryActi
       )}
     </Flex>
   );
-}
+});
 
 export interface CheckEntryListProps {
   /** More actions for an entry (the file check adds 查看详情, 重新校验, 确认使用). */
