@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { join } from 'node:path';
-import { answerDirectoryPicker, closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { answerDirectoryPicker, closeLeftovers, dropFolder, launchBrowser, login, newPage, shot, throttleUpload } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { CORPUS_PDF_PAGES, distinctJpegCopy, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
 
@@ -428,6 +428,54 @@ describe('upload and parsing', () => {
       expect(await entry.getByText(/\d+(\.\d)? (KB|MB) \/ 1\.\d MB/).count()).toBe(1);
       await shot(page, 'upload-progress-mid');
       await lastRow(page, '单块照片');
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+  });
+  it('正在上传 n/N keeps the whole drop: a folder parsed (its entry gone) still counts while the others are sent', async () => {
+    // 8 folders of 2 noise photos (≈ 1 MB) at 1 Mbit/s: the first folders are parsed, and their entries
+    // leave 文件检查, seconds before the last bytes go. The LAN check saw 26/120 → 52/99 → 47/63.
+    const root = join(fx.dir, '八个作品');
+    const dirs: string[] = [];
+    for (let i = 1; i <= 8; i++) {
+      const dir = join(root, `作品${i}`);
+      await mkdir(dir, { recursive: true });
+      for (const n of [1, 2]) await sharp(randomBytes(320 * 240 * 3), { raw: { width: 320, height: 240, channels: 3 } }).jpeg({ quality: 95 }).toFile(join(dir, `${n}.jpg`));
+      dirs.push(dir);
+    }
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await throttleUpload(cdp, 1_000_000);
+    try {
+      // Sampled in the page every 30 ms until the overall line leaves: its n/N and how many entries 文件检查 lists.
+      const sampling = page.evaluate(`new Promise((resolve) => {
+        const samples = [];
+        const start = performance.now();
+        let seen = false;
+        const timer = setInterval(() => {
+          const line = document.querySelector('[data-testid="upload-overall"]');
+          const m = line && /正在上传 (\\d+)\\/(\\d+) 个文件/.exec(line.textContent);
+          if (m) {
+            seen = true;
+            samples.push({ done: Number(m[1]), total: Number(m[2]), entries: document.querySelectorAll('[aria-label="文件检查"] [role="listitem"]').length });
+          } else if (seen || performance.now() - start > 60000) {
+            clearInterval(timer);
+            resolve(samples);
+          }
+        }, 30);
+      })`) as Promise<Array<{ done: number; total: number; entries: number }>>;
+      await dropFolder(page, cdp, page.getByTestId('upload-drop-zone'), dirs);
+      const samples = await sampling;
+      // An entry left while the upload went on: the case the count must survive.
+      expect(samples.some((x) => x.entries > 0 && x.entries < 8)).toBe(true);
+      // One total throughout: the 16 files (and a failure an earlier test left in the list, which still counts).
+      const totals = new Set(samples.map((x) => x.total));
+      expect(totals.size, [...totals].join(', ')).toBe(1);
+      expect(samples[0]!.total).toBeGreaterThanOrEqual(16);
+      expect(samples.every((x, i) => i === 0 || x.done >= samples[i - 1]!.done)).toBe(true);
+      // Every folder became its row (in the picked order, so 作品8 is the last).
+      await lastRow(page, '作品8');
     } finally {
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await cdp.detach();

@@ -40,4 +40,38 @@ describe('the upload store keeps its sums in step', () => {
     expect(state().overall).toEqual({ filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesDone: 0 });
     expect(state().files).toEqual({});
   });
+
+  it('keeps a folder parsed (its entry gone) in 正在上传 n/N while the pick\'s other folders are still sent, then lets it go', () => {
+    const { addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = createUploads();
+    const folder = (name: string, ids: string[]) =>
+      ({ key: `p/${name}`, batchId: 'p', name, isFolder: true, filePath: `upload/p/${name}`, files: ids.map((id) => ({ id, relativePath: `${name}/${id}.jpg`, size: 10, chunkTotal: 1 })) });
+    addUploadItems([folder('作品001', ['a1', 'a2']), folder('作品002', ['b1', 'b2'])]);
+    for (const id of ['a1', 'a2']) patchUploadFile(id, { status: 'done', bytesDone: 10 });
+    // 作品001 is parsed and its entry leaves the list; 作品002 is still being sent.
+    removeUploadItems(['p/作品001']);
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 4, filesDone: 2, filesFailed: 0, bytesTotal: 40, bytesDone: 20 });
+    expect(selectIsUploading(uploadStore.getState())).toBe(true);
+    patchUploadFile('b1', { status: 'done', bytesDone: 10 });
+    expect(uploadStore.getState().overall).toMatchObject({ filesTotal: 4, filesDone: 3 });
+    // The last file sent: the line reads 4/4 until it hides, never 2/2.
+    patchUploadFile('b2', { status: 'done', bytesDone: 10 });
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 4, filesDone: 4, filesFailed: 0, bytesTotal: 40, bytesDone: 40 });
+    expect(selectIsUploading(uploadStore.getState())).toBe(false);
+    removeUploadItems(['p/作品002']);
+    expect(uploadStore.getState().overall).toMatchObject({ filesTotal: 2, filesDone: 2 });
+    // The next pick starts a round of its own.
+    addUploadItems([folder('作品003', ['c1'])]);
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 1, filesDone: 0, filesFailed: 0, bytesTotal: 10, bytesDone: 0 });
+  });
+
+  it('drops a folder the customer deletes mid-upload from the sums at once', () => {
+    const { addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = createUploads();
+    addUploadItems([
+      { key: 'q/甲', batchId: 'q', name: '甲', isFolder: true, filePath: 'upload/q/甲', files: [{ id: 'x1', relativePath: '甲/1.jpg', size: 10, chunkTotal: 1 }, { id: 'x2', relativePath: '甲/2.jpg', size: 10, chunkTotal: 1 }] },
+      { key: 'q/乙', batchId: 'q', name: '乙', isFolder: true, filePath: 'upload/q/乙', files: [{ id: 'y1', relativePath: '乙/1.jpg', size: 10, chunkTotal: 1 }] },
+    ]);
+    patchUploadFile('x1', { status: 'done', bytesDone: 10 });
+    removeUploadItems(['q/甲']);
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 1, filesDone: 0, filesFailed: 0, bytesTotal: 10, bytesDone: 0 });
+  });
 });

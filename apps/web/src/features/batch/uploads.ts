@@ -5,7 +5,10 @@
  * with `useUploadState(selector)` (features/batch) and render at most once per animation frame.
  *
  * Invariants (kept by the actions below, the only writers):
- * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums every file;
+ * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums every file, plus
+ *   `retired`: the items forgotten whole (sent and parsed, their entry gone) while other files were
+ *   still queued or being sent, so that 正在上传 n/N counts the whole round and never steps back;
+ *   they leave the sums when the next pick starts a round;
  * - `files` and `items` are tables the actions update in place: an entry is replaced by a new
  *   object when it changes (never changed itself), and the state around the tables is a new object
  *   on every change, so selectors of an entry and subscribers work as with immutable state.
@@ -69,10 +72,20 @@ export interface UploadState {
   items: Readonly<Record<string, UploadItemState>>;
   active: readonly string[];
   overall: Sums;
+  /** Items forgotten whole during the round, still counted in `overall` until the next round. */
+  retired: Sums;
   unsupported: readonly UnsupportedNotice[];
 }
 
 const emptySums = (): Sums => ({ filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesDone: 0 });
+
+const uploading = (sums: Sums) => sums.filesTotal - sums.filesDone - sums.filesFailed > 0;
+
+/** A pick made while nothing is queued or being sent starts a round: the items forgotten during the last leave the sums. */
+function newRound(s: UploadState): UploadState {
+  if (s.retired.filesTotal === 0 || uploading(s.overall)) return s;
+  return { ...s, overall: addSums(s.overall, s.retired, -1), retired: emptySums() };
+}
 
 /** What a file adds to the sums. */
 function weight(f: UploadFileState): Sums {
@@ -107,11 +120,12 @@ export interface NewUploadItem {
 
 /** The upload state of one batch and its commands, the only writers of its state. */
 export function createUploads() {
-  const store: Store<UploadState> = createStore<UploadState>({ files: {}, items: {}, active: [], overall: emptySums(), unsupported: [] });
+  const store: Store<UploadState> = createStore<UploadState>({ files: {}, items: {}, active: [], overall: emptySums(), retired: emptySums(), unsupported: [] });
 
   /** Adds the items of a pick with all their files queued. */
   function addUploadItems(newItems: readonly NewUploadItem[]): void {
-    store.setState((s) => {
+    store.setState((last) => {
+      const s = newRound(last);
       const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
       let overall = s.overall;
       for (const item of newItems) {
@@ -177,27 +191,33 @@ export function createUploads() {
     });
   }
 
-  /** Forgets items and their files (parsed, or deleted by the customer). */
+  /**
+   * Forgets items and their files (parsed, or deleted by the customer). An item whose every file was
+   * sent stays in the overall sums while others are still being sent (`retired`); any other leaves them at once.
+   */
   function removeUploadItems(keys: readonly string[]): void {
     store.setState((s) => {
       const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
       const doomed = keys.filter((k) => items[k]);
       if (doomed.length === 0) return s;
-      let overall = s.overall;
+      const roundGoesOn = uploading(s.overall);
+      let { overall, retired } = s;
       const gone = new Set<string>();
       for (const key of doomed) {
         const item = items[key];
         if (!item) continue;
+        const whole = item.filesDone === item.filesTotal;
+        if (roundGoesOn && whole) retired = addSums(retired, item, 1);
         for (const id of item.fileIds) {
           const f = files[id];
-          if (f) overall = addSums(overall, weight(f), -1);
+          if (f && !(roundGoesOn && whole)) overall = addSums(overall, weight(f), -1);
           delete files[id];
           gone.add(id);
         }
         delete items[key];
       }
       const active = s.active.some((id) => gone.has(id)) ? s.active.filter((id) => !gone.has(id)) : s.active;
-      return { ...s, overall, active };
+      return { ...s, overall, retired, active };
     });
   }
 
@@ -218,8 +238,7 @@ export type UploadsCommands = ReturnType<typeof createUploads>;
 // --- selectors
 
 /** True while any file is queued or being sent (../shared/spec/product-spec.md §5: 文件上传中 blocks the order). */
-export const selectIsUploading = (s: UploadState): boolean =>
-  s.overall.filesTotal - s.overall.filesDone - s.overall.filesFailed > 0;
+export const selectIsUploading = (s: UploadState): boolean => uploading(s.overall);
 
 export const selectOverall = (s: UploadState): Sums => s.overall;
 
