@@ -278,17 +278,17 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
             borderRadius: token.borderRadiusLG,
           }}
         >
+          {/* The rows in flow, moved as one to the first one's place (TanStack Virtual's "dynamic" layout): a
+              row that grows or empties moves the ones under it at once. Placed one by one, each at its last
+              measured offset, rows overlapped or left gaps until measured again (the LAN check, a busy page). */}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((row) => (
-              <div
-                key={row.key}
-                data-index={row.index}
-                ref={virtualizer.measureElement}
-                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
-              >
-                <EntryRow id={ids[row.index] as string} renderActions={renderActions} />
-              </div>
-            ))}
+            <div style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${virtualizer.getVirtualItems()[0]?.start ?? 0}px)` }}>
+              {virtualizer.getVirtualItems().map((row) => (
+                <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
+                  <EntryRow id={ids[row.index] as string} renderActions={renderActions} />
+                </div>
+              ))}
+            </div>
           </div>
         </div>
       )}
