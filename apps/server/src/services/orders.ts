@@ -101,9 +101,9 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     };
   }
 
-  /** The sum of the priced lines, exact (in fen), as yuan. */
-  const totalOf = (list: ReadonlyArray<{ pricing: DomainPricing | null }>) =>
-    Number(fenText(list.reduce((s, q) => s + (q.pricing ? toFen(q.pricing.amount) : 0), 0)));
+  /** The sum of the priced lines, exact, in fen. */
+  const totalFenOf = (list: ReadonlyArray<{ pricing: DomainPricing | null }>) =>
+    list.reduce((s, q) => s + (q.pricing ? toFen(q.pricing.amount) : 0), 0);
 
   async function quoteAll(caller: Caller, list: QuoteWork[]) {
     const seen = new Set<string>();
@@ -119,7 +119,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
   return {
     async quote(caller: Caller, list: QuoteWork[]) {
       const quoted = await quoteAll(caller, list);
-      return { state: 200 as const, message: { lines: quoted.map((q) => q.line), totalAmount: totalOf(quoted) } };
+      return { state: 200 as const, message: { lines: quoted.map((q) => q.line), totalAmount: Number(fenText(totalFenOf(quoted))) } };
     },
 
     async placeBatch(caller: Caller, body: BatchOrderBody) {
@@ -168,12 +168,14 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const failing = quoted.find((q) => q.line.problem);
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
 
-      const totalAmount = totalOf(quoted);
-      if (Math.round(totalAmount * 100) > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
+      // Bounded and stored from the exact sum in fen, never from a float of it.
+      const totalFen = totalFenOf(quoted);
+      if (totalFen > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
+      const totalAmount = Number(fenText(totalFen));
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
           hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
-          totalAmount: totalAmount.toFixed(2), answer: {},
+          totalAmount: fenText(totalFen), answer: {},
         }).onConflictDoNothing().returning({ id: orderBatches.id, createdAt: orderBatches.createdAt });
         const batch = inserted[0];
         if (!batch) {
