@@ -81,6 +81,8 @@ describe('推荐产品 and bytes never sent twice', () => {
     const panel = page.locator('.ant-card').filter({ has: page.getByText('推荐产品', { exact: true }) });
     await panel.getByText('6寸照片冲印（光面，无边框）').waitFor({ timeout: TIMEOUT_MS });
     expect(await panel.getByText('尺寸吻合').isVisible()).toBe(true);
+    // One line per suggested SKU, not per work.
+    expect(await panel.getByTestId('suggest-group').allInnerTexts()).toEqual([expect.stringMatching(/6寸照片冲印（光面，无边框）\s*尺寸吻合\s*· 1个作品/)]);
     // Every byte of the first pick was sent.
     const first = sent();
     expect(first.chunks).toBe(PHOTOS);
@@ -91,7 +93,9 @@ describe('推荐产品 and bytes never sent twice', () => {
     // 按推荐匹配 with nothing checked says so; with the row checked, it is checked against 6寸.
     await panel.getByRole('button', { name: '按推荐匹配' }).click();
     await page.locator('.ant-message').getByText('请选择订单').waitFor();
-    await row.getByRole('checkbox').check();
+    // 勾选这些作品 checks the group's rows in the order table.
+    await panel.getByTestId('suggest-group').getByRole('button', { name: '勾选这些作品' }).click();
+    await expect.poll(() => row.getByRole('checkbox').isChecked()).toBe(true);
     await panel.getByRole('button', { name: '按推荐匹配' }).click();
     await row.getByText('已匹配', { exact: true }).waitFor({ timeout: TIMEOUT_MS });
     expect(await row.getByText('6寸照片冲印').first().isVisible()).toBe(true);

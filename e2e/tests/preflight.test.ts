@@ -159,8 +159,10 @@ describe('preflight in the browser', () => {
     const work = page.locator('.ant-table-row').filter({ has: page.getByTestId('work-name').getByText('预检手册', { exact: true }) });
     await work.waitFor({ timeout: 60_000 });
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
-    // The server's reader counts the same pages.
+    // The server's reader counts the same pages, and 文件尺寸 still says what was measured: no product is
+    // chosen yet (it said "—" until one was: the LAN check of 2026-11-29).
     expect(await work.locator('.ant-table-cell').nth(6).innerText()).toBe('3');
+    expect(await work.getByTestId('measured-size').innerText()).toMatch(/^210×297mm\s+PDF 3页$/);
   });
 
   it('a file the server refuses leaves no 预检 row behind: its failure in 文件检查 takes the row\'s place', async () => {

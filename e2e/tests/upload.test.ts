@@ -126,6 +126,8 @@ describe('upload and parsing', () => {
     const album = workRow(page, fx.albumName);
     expect(await album.getByText('150个文件').isVisible()).toBe(true);
     expect(await cell(album, 6).innerText()).toBe('150');
+    // No product yet: 文件尺寸 says what the parse measured (600×400 px at 300 dpi).
+    expect(await album.getByTestId('measured-size').innerText()).toMatch(/^50\.8×33\.9mm ×150\s+600×400px 300dpi$/);
     expect(await cell(workRow(page, fx.pdfName), 6).innerText()).toBe(String(CORPUS_PDF_PAGES));
     for (const name of [fx.albumName, '作品甲', '作品乙', fx.pdfName]) {
       const row = workRow(page, name);

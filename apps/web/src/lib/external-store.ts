@@ -4,9 +4,9 @@
  *
  * Keep in mind:
  * - `setState` replaces the state at once, so code outside React always reads the latest value;
- * - listeners are told at most once per animation frame and ten times a second (`notify: 'frame'`,
+ * - listeners are told at most once per animation frame and five times a second (`notify: 'frame'`,
  *   lib/paced.ts), so a burst of progress updates (2,000 files) costs one render of the subscribed
- *   components per tenth of a second;
+ *   components per pace (200 ms), all paced stores in one task;
  * - a background tab runs no animation frames: a timer flushes too, so the page is up to date when
  *   the customer comes back and stores keep working where there is no `requestAnimationFrame`;
  * - a component re-renders only when its selected slice changes (`Object.is`, or the given equality).

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { paced, PACE_MS } from './paced.ts';
+import { pacer, PACE_MS } from './paced.ts';
 
 describe('paced', () => {
+  let paced: ReturnType<typeof pacer>;
   beforeEach(() => {
     vi.useFakeTimers();
+    paced = pacer();
   });
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -54,6 +56,39 @@ describe('paced', () => {
     expect(flush.mock.calls.length - 2).toBeLessThanOrEqual(1000 / PACE_MS);
     expect(flush.mock.calls.length - 2).toBeGreaterThanOrEqual(1000 / PACE_MS - 2);
     expect(performance.now() - first).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('runs every flush requested of the clock in one task, each once', () => {
+    frames();
+    const order: string[] = [];
+    const a = paced(() => order.push('a'));
+    const b = paced(() => order.push('b'));
+    a();
+    vi.advanceTimersByTime(16);
+    expect(order).toEqual(['a']);
+    // b asks first, then a, within one pace: both wait for the same frame.
+    b();
+    a();
+    b();
+    vi.advanceTimersByTime(PACE_MS - 20);
+    expect(order).toEqual(['a']);
+    vi.advanceTimersByTime(40);
+    expect(order).toEqual(['a', 'b', 'a']);
+  });
+
+  it('runs a flush asked for by a flush in the same task', () => {
+    frames();
+    const order: string[] = [];
+    const b = paced(() => order.push('b'));
+    const a = paced(() => {
+      order.push('a');
+      b();
+    });
+    a();
+    vi.advanceTimersByTime(16);
+    expect(order).toEqual(['a', 'b']);
+    vi.advanceTimersByTime(PACE_MS * 3);
+    expect(order).toEqual(['a', 'b']);
   });
 
   it('flushes by its timer where no frame runs (a background tab)', () => {

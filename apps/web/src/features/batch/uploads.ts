@@ -2,7 +2,7 @@
  * The upload state of one batch: every file being uploaded, its progress and state, the per-item and overall
  * sums, and the notices about files the parse did not recognise. It lives outside React
  * (lib/external-store.ts): the uploader writes on every chunk, components subscribe to slices
- * with `useUploadState(selector)` (features/batch) and render at most ten times a second (lib/paced.ts).
+ * with `useUploadState(selector)` (features/batch) and render at most five times a second (lib/paced.ts).
  *
  * Invariants (kept by the actions below, the only writers):
  * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums every file, plus

@@ -1,35 +1,94 @@
 import type { ProductSuggestion } from '@portal/contract/suggest';
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Card, List, Space, Tag, Tooltip, Typography } from 'antd';
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { useAccount } from '../../auth/index.ts';
-import { shallowEqual } from '../../../lib/external-store.ts';
-import { useBatch, useWorks, type WorkRow, type WorksState } from '../../batch/index.ts';
+import { shallowEqual, type Store } from '../../../lib/external-store.ts';
+import { useBatch, type WorkRow, type WorksState } from '../../batch/index.ts';
 import { checkFlowOf } from '../../file-check/index.ts';
 import { useSuggestions } from '../api/suggest-products.ts';
-import { groupsToApply, suggestionLabel } from '../lib/apply.ts';
+import { groupsToApply, suggestionLabel, type SkuGroup } from '../lib/apply.ts';
 
 /** A work without a product: parsed, never checked against a SKU. */
 const isUnmatched = (r: WorkRow) => r.state === 'unmatch' && r.productId == null;
-const selectUnmatched = (s: WorksState) => s.rows.filter(isUnmatched);
+const unmatchedUuids = (s: WorksState) => s.rows.filter(isUnmatched).map((r) => r.uuid).sort();
 
-function SuggestionCell({ list }: { list: readonly ProductSuggestion[] | undefined }) {
-  if (!list) return <Typography.Text type="secondary">计算中…</Typography.Text>;
-  const top = list[0];
-  if (!top) return <Typography.Text type="secondary">没有尺寸相符的产品</Typography.Text>;
+const SETTLE_MS = 500;
+/**
+ * The works without a product, once the batch has left them unchanged for SETTLE_MS. A drop of 300
+ * folders lands parsed works five times a second for seconds: the panel drew, and asked the server, each
+ * time (bench batch-triage: 82 renders of the panel in a drop), for suggestions nobody reads then.
+ */
+function useSettledUnmatched(worksStore: Store<WorksState>): readonly string[] {
+  const [uuids, setUuids] = useState<readonly string[]>(() => unmatchedUuids(worksStore.getState()));
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const update = () => {
+      const next = unmatchedUuids(worksStore.getState());
+      setUuids((previous) => (shallowEqual(previous, next) ? previous : next));
+    };
+    const unsubscribe = worksStore.subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(update, SETTLE_MS);
+    });
+    update();
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [worksStore]);
+  return uuids;
+}
+
+/** The works whose top suggestion is one SKU, with what their files need of it. */
+function GroupLine({ group, names, onSelect }: { group: SuggestionGroup; names: () => readonly string[]; onSelect: () => void }) {
+  const { suggestion: top, uuids, exact, swapped, resolutionWarnings } = group;
   return (
-    <Space size={4} wrap>
-      <span>{suggestionLabel(top)}</span>
-      <Tag color={top.fit === 'exact' ? 'green' : 'gold'}>{top.fit === 'exact' ? '尺寸吻合' : '误差范围内'}</Tag>
-      {top.swapped > 0 && <Tag>横竖互换{top.swapped}个</Tag>}
-      {top.resolutionWarnings > 0 && <Tag color="orange">分辨率不足{top.resolutionWarnings}个</Tag>}
-      {list.length > 1 && (
-        <Tooltip title={list.slice(1).map(suggestionLabel).join('；')}>
-          <Typography.Text type="secondary">另有{list.length - 1}个产品</Typography.Text>
-        </Tooltip>
-      )}
-    </Space>
+    <List.Item data-testid="suggest-group" actions={[<Button key="select" type="link" size="small" onClick={onSelect}>勾选这些作品</Button>]}>
+      <Space size={4} wrap>
+        <span>{suggestionLabel(top)}</span>
+        <Tag color={exact ? 'green' : 'gold'}>{exact ? '尺寸吻合' : '误差范围内'}</Tag>
+        {swapped > 0 && <Tag>横竖互换{swapped}个</Tag>}
+        {resolutionWarnings > 0 && <Tag color="orange">分辨率不足{resolutionWarnings}个</Tag>}
+        <WorkCount count={uuids.length} names={names} />
+      </Space>
+    </List.Item>
   );
+}
+
+const NAMES_SHOWN = 10;
+function WorkCount({ count, names }: { count: number; names: () => readonly string[] }) {
+  const title = () => {
+    const list = names();
+    return list.slice(0, NAMES_SHOWN).join('、') + (list.length > NAMES_SHOWN ? ` 等${list.length}个` : '');
+  };
+  return (
+    <Tooltip title={title}>
+      <Typography.Text type="secondary">· {count}个作品</Typography.Text>
+    </Tooltip>
+  );
+}
+
+interface SuggestionGroup extends SkuGroup {
+  exact: boolean;
+  swapped: number;
+  resolutionWarnings: number;
+}
+
+/** The works without a product, grouped by their top suggestion, largest group first. */
+function groupSuggestions(uuids: readonly string[], suggestions: ReadonlyMap<string, readonly ProductSuggestion[]>): { groups: SuggestionGroup[]; without: string[] } {
+  const { groups, without } = groupsToApply(uuids, suggestions);
+  const tops = (g: SkuGroup) => g.uuids.map((u) => suggestions.get(u)?.[0]).filter((x) => x !== undefined);
+  const sum = (list: ProductSuggestion[], pick: (x: ProductSuggestion) => number) => list.reduce((n, x) => n + pick(x), 0);
+  return {
+    groups: groups
+      .map((g) => {
+        const list = tops(g);
+        return { ...g, exact: list.every((x) => x.fit === 'exact'), swapped: sum(list, (x) => x.swapped), resolutionWarnings: sum(list, (x) => x.resolutionWarnings) };
+      })
+      .sort((a, b) => b.uuids.length - a.uuids.length),
+    without,
+  };
 }
 
 /**
@@ -41,12 +100,10 @@ export function SuggestPanel() {
   const { message } = App.useApp();
   const batch = useBatch();
   const customerHubId = useAccount().data?.customerHubId;
-  // Re-renders when the works without a product change, not on every change to a row.
-  const unmatched = useWorks(selectUnmatched, shallowEqual);
-  const uuids = useMemo(() => unmatched.map((r) => r.uuid).sort(), [unmatched]);
+  const uuids = useSettledUnmatched(batch.worksStore);
   const suggestions = useSuggestions(uuids);
 
-  if (unmatched.length === 0) return null;
+  if (uuids.length === 0) return null;
 
   const apply = () => {
     const { rows: all, selectedKeys } = batch.worksStore.getState();
@@ -67,6 +124,16 @@ export function SuggestPanel() {
     }
   };
 
+  const grouped = suggestions.data ? groupSuggestions(uuids, suggestions.data) : undefined;
+  // Read when a tooltip opens: the names as they are then.
+  const namesOf = (list: readonly string[]) => () => {
+    const chosen = new Set(list);
+    return batch.worksStore.getState().rows.filter((r) => chosen.has(r.uuid)).map((r) => r.articleName);
+  };
+  const select = (list: readonly string[]) => batch.setSelectedWorks(list);
+
+  // One line per suggested SKU, not per work: the works are the order table's rows, and a list of them here
+  // pushed 订单列表 below the fold (the LAN check of 2026-11-29, 40 folders).
   return (
     <Card
       size="small"
@@ -76,22 +143,26 @@ export function SuggestPanel() {
           按推荐匹配
         </Button>
       }
-      styles={{ body: { padding: 0 } }}
+      styles={{ body: { padding: '0 12px' } }}
     >
-      {/* A list, not a second table: the order table stays the page's only table of works. */}
-      <List<WorkRow>
-        size="small"
-        rowKey="uuid"
-        dataSource={unmatched}
-        pagination={unmatched.length > 10 ? { pageSize: 10, size: 'small', align: 'end' } : false}
-        renderItem={(r) => (
-          <List.Item data-testid="suggest-item">
-            <Typography.Text ellipsis style={{ width: 240, flex: 'none' }}>{r.articleName}</Typography.Text>
-            <div style={{ flex: 1 }}><SuggestionCell list={suggestions.data?.get(r.uuid)} /></div>
-          </List.Item>
-        )}
-      />
-      {suggestions.isError && <Typography.Text type="danger" style={{ padding: 8, display: 'block' }}>{MSG.networkError}</Typography.Text>}
+      {!grouped ? (
+        <Typography.Text type="secondary" style={{ padding: '8px 0', display: 'block' }}>计算中…</Typography.Text>
+      ) : (
+        <List size="small" split>
+          {grouped.groups.map((g) => (
+            <GroupLine key={g.suggestion.propertyConfigId} group={g} names={namesOf(g.uuids)} onSelect={() => select(g.uuids)} />
+          ))}
+          {grouped.without.length > 0 && (
+            <List.Item data-testid="suggest-group" actions={[<Button key="select" type="link" size="small" onClick={() => select(grouped.without)}>勾选这些作品</Button>]}>
+              <Space size={4} wrap>
+                <Typography.Text type="secondary">没有尺寸相符的产品，请用选择产品</Typography.Text>
+                <WorkCount count={grouped.without.length} names={namesOf(grouped.without)} />
+              </Space>
+            </List.Item>
+          )}
+        </List>
+      )}
+      {suggestions.isError && <Typography.Text type="danger" style={{ padding: '8px 0', display: 'block' }}>{MSG.networkError}</Typography.Text>}
     </Card>
   );
 }

@@ -19,7 +19,7 @@ import { RepickContext } from './repick.ts';
 
 const LIST_MAX_HEIGHT = 300;
 // CSS ellipsis, not Typography's: that one measures every line after render, which in a list
-// redrawn ten times a second shows blank lines until it settles.
+// redrawn five times a second shows blank lines until it settles.
 const ROW_ESTIMATE = 64;
 
 const STATUS: Record<CheckEntryStatus, { label: string; color: string }> = {

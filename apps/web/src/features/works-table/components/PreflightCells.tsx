@@ -1,8 +1,8 @@
-import { pxToMm } from '@portal/contract/rules';
 import { Button } from 'antd';
 import { memo } from 'react';
 import { isPreflightKey, PREFLIGHT_PREFIX, preflightVerdict, usePreflight, type PreflightItem } from '../../batch/index.ts';
 import { STATE_LABEL } from './cells.tsx';
+import { SizeTally, SizesList } from './SizesList.tsx';
 
 /**
  * The cells of a preflight row (features/batch/preflight.ts): an item of a pick whose bytes are still
@@ -17,9 +17,6 @@ const keyOf = (uuid: string) => uuid.slice(PREFLIGHT_PREFIX.length);
 function useItem(uuid: string): PreflightItem | undefined {
   return usePreflight((s) => s.items[keyOf(uuid)]);
 }
-
-const SIZES_LISTED = 3;
-const r1 = (n: number) => Math.round(n * 10) / 10;
 
 export const PreflightNameCell = memo(function PreflightNameCell({ uuid }: { uuid: string }) {
   const item = useItem(uuid);
@@ -42,44 +39,14 @@ export const PreflightNameCell = memo(function PreflightNameCell({ uuid }: { uui
 export const PreflightSizeCell = memo(function PreflightSizeCell({ uuid }: { uuid: string }) {
   const item = useItem(uuid);
   if (!item) return null;
-  const sizes = new Map<string, number>();
-  const add = (text: string, n: number) => sizes.set(text, (sizes.get(text) ?? 0) + n);
-  let waiting = 0;
+  const tally = new SizeTally();
   for (const f of item.files) {
     if (f.unmeasured || f.measure === null) continue;
-    if (!f.measure) {
-      waiting++;
-      continue;
-    }
-    if (f.measure.format === 'pdf') {
-      const pages = f.measure.pages;
-      for (const p of f.measure.pageSizes) add(`${r1(p.widthMm)}×${r1(p.heightMm)}mm|PDF ${pages}页`, 1);
-      continue;
-    }
-    const { width, height, dpi } = f.measure;
-    add(`${r1(pxToMm(width, dpi))}×${r1(pxToMm(height, dpi))}mm|${width}×${height}px ${dpi}dpi`, 1);
+    if (!f.measure) tally.waiting++;
+    else if (f.measure.format === 'pdf') for (const p of f.measure.pageSizes) tally.pdfPage(p.widthMm, p.heightMm, f.measure.pages);
+    else tally.image(f.measure.width, f.measure.height, f.measure.dpi);
   }
-  const listed = [...sizes].slice(0, SIZES_LISTED);
-  return (
-    <div className="works-stack works-small" data-testid="preflight-size">
-      {listed.map(([text, n]) => {
-        const [mm, detail] = text.split('|');
-        return (
-          <span key={text} className="works-stack">
-            <span style={{ whiteSpace: 'nowrap' }}>
-              {mm}
-              {n > 1 ? ` ×${n}` : ''}
-            </span>
-            <span className="works-muted" style={{ whiteSpace: 'nowrap' }}>
-              {detail}
-            </span>
-          </span>
-        );
-      })}
-      {sizes.size > SIZES_LISTED ? <span className="works-muted">等{sizes.size}种尺寸</span> : null}
-      {waiting > 0 ? <span className="works-muted">测量中…</span> : null}
-    </div>
-  );
+  return <SizesList tally={tally} testId="preflight-size" />;
 });
 
 /** Each image is a page, a PDF its pages once measured; a zip's pages come with the server's parse. */

@@ -3,6 +3,7 @@ import { EditOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
 import { InputNumber, Switch } from 'antd';
 import { cloneElement, isValidElement, memo, useDeferredValue, type ReactNode } from 'react';
 import { rowByUuid, useBatch, useWorks, type WorkRow } from '../../batch/index.ts';
+import { SizeTally, SizesList } from './SizesList.tsx';
 
 /**
  * The cells of the order table. Each subscribes to the one field it shows, by uuid, so a change
@@ -141,9 +142,19 @@ export const ProductDetailsCell = memo(function ProductDetailsCell({ uuid }: { u
 });
 
 /** Per component: name, width × height (mm) and how many files it has. */
+/** Per component once checked; before a product is chosen, the sizes the parse measured of the files. */
 export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string }) {
   const components = useRowField(uuid, (r) => r.components ?? null);
-  if (!components || components.length === 0) return dash;
+  const files = useRowField(uuid, (r) => r.files);
+  if (!components || components.length === 0) {
+    if (!files?.length) return dash;
+    const tally = new SizeTally();
+    for (const f of files) {
+      if (f.dpi !== null) tally.image(f.width, f.height, f.dpi);
+      else if (f.pages > 0) tally.pdfPage(f.width, f.height, f.pages);
+    }
+    return tally.counts.size === 0 ? dash : <SizesList tally={tally} testId="measured-size" />;
+  }
   return (
     <div className="works-stack works-small">
       {components.map((c) => (
