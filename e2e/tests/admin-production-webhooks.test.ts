@@ -76,6 +76,17 @@ describe('console: webhooks and files for the press', () => {
       // The saved endpoint is shown again after a reload.
       await expect.poll(() => page.getByLabel('接收地址（URL）').inputValue()).toBe(receiverUrl);
       await shot(page, 'admin-webhooks');
+      const shown = async () => (await page.locator('code').filter({ hasText: 'whsec_' }).innerText()).trim();
+      // Saving the URL again keeps the secret the ERP has; 重新生成密钥 replaces it only once confirmed.
+      await page.getByRole('button', { name: '保存' }).click();
+      await page.getByText('已保存').last().waitFor();
+      expect(await shown()).toBe(secret);
+      await page.getByRole('button', { name: '重新生成密钥' }).click();
+      await page.locator('.ant-popconfirm').getByText('ERP 须同时改用新密钥验证').waitFor();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: '重新生成' }).click();
+      await page.getByText('已生成新密钥').waitFor();
+      await expect.poll(shown).not.toBe(secret);
+      secret = await shown();
 
       await page.getByRole('link', { name: '生产文件' }).click();
       await page.getByPlaceholder('SO…').fill(so);

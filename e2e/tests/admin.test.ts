@@ -104,9 +104,16 @@ describe('the operator console', () => {
 
     await page.getByRole('button', { name: '发货', exact: true }).click();
     const dialog = page.getByRole('dialog');
+    // The refused form says why under its fields, and the page throws nothing (it was an unhandled rejection).
+    const errors: string[] = [];
+    const onError = (e: Error) => errors.push(e.message);
+    page.on('pageerror', onError);
     await dialog.getByRole('button', { name: '确定' }).click();
     await dialog.getByText('请填写快递公司').waitFor();
     await dialog.getByText('请填写快递单号').waitFor();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    page.off('pageerror', onError);
+    expect(errors).toEqual([]);
     await shot(page, 'admin-ship-dialog-refused');
     await dialog.getByLabel('快递公司').fill('顺丰');
     await dialog.getByLabel('快递单号').fill(TRACKING);

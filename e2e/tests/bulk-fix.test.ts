@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shot } from '../support/browser.ts';
-import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, rowsOf, toast } from '../support/ordering.ts';
 import { chooseForChecked } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
 import { labelledJpeg } from '../support/upload-fixtures.ts';
@@ -132,5 +132,57 @@ describe('批量修复 of the checked rows', () => {
     await dialog.getByRole('button', { name: '完成' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await shot(page, 'bulk-fix-table');
+
+    // 文件检查 lists the file that fails again, where it can be opened (it said （1） over a blank list: the LAN check).
+    const entry = page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name: '竖放照片' });
+    await entry.getByRole('button', { name: '查看详情' }).waitFor();
+    expect((await entry.boundingBox())?.height ?? 0).toBeGreaterThan(20);
+
+    // 预览 shows the pictures that will be printed: the fixed one, not the original (the LAN check).
+    await rowOf(page, '偏小照片').getByRole('button', { name: '预览' }).click();
+    const preview = page.getByRole('dialog', { name: '预览：偏小照片' });
+    const img = preview.getByRole('img', { name: '偏小照片.jpg' });
+    await expect.poll(() => img.getAttribute('src')).toMatch(/\/api\/files\/preview\/\d+\/fixes\//);
+    await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await preview.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await preview.waitFor({ state: 'hidden' });
+  });
+
+  it('a fix undone after 文件检查 had emptied lists the file there again', async () => {
+    // The only failing file: fixed, 文件检查 empties; undone, its entry must come back where it can be opened.
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '偏小照片.jpg'));
+    // The first test left a row of that name: this one is the newest, the last.
+    await expect.poll(() => rowsOf(page, '偏小照片').count()).toBe(2);
+    const row = rowsOf(page, '偏小照片').last();
+    for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
+    await row.getByRole('checkbox').check();
+    await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
+    await row.getByText('异常', { exact: true }).waitFor();
+    const list = page.getByRole('list', { name: '文件检查' });
+    // The other entries (the first test's) go, one at a time.
+    const others = list.locator('[role="listitem"]:not([aria-label="偏小照片"])');
+    while ((await others.count()) > 0) {
+      const before = await others.count();
+      await others.first().getByRole('button', { name: '删除', exact: true }).click();
+      await expect.poll(() => others.count()).toBeLessThan(before);
+    }
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+
+    await page.getByRole('button', { name: '批量修复' }).click();
+    const dialog = page.getByRole('dialog', { name: '批量修复' });
+    await dialog.getByRole('button', { name: '预览效果' }).click();
+    await dialog.getByRole('button', { name: '应用修复' }).click();
+    await toast(page, '修复完成：1个文件');
+    await row.getByText('已匹配').waitFor();
+    await list.waitFor({ state: 'detached', timeout: 10_000 });
+    await dialog.getByRole('button', { name: '撤销', exact: true }).click();
+    await toast(page, '已撤销1个修复');
+    await row.getByText('异常', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: '完成' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const entry = list.getByRole('listitem', { name: '偏小照片' });
+    await entry.getByRole('button', { name: '查看详情' }).waitFor({ timeout: 10_000 });
+    expect((await entry.boundingBox())?.height ?? 0).toBeGreaterThan(20);
+    await shot(page, 'bulk-fix-undone-alone');
   });
 });

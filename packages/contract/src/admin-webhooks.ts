@@ -41,8 +41,13 @@ export type WebhookEndpointAnswer = z.infer<typeof WebhookEndpointAnswer>;
 
 export const WebhookEndpointBody = z.object({
   url: WebhookUrl,
-  /** Left out or empty: a new `whsec_` secret is generated. */
+  /**
+   * The secret to sign with. Left out or empty: the current one is kept (a first endpoint gets a new one);
+   * saving a new URL must not change what the ERP verifies with.
+   */
   secret: z.string().trim().regex(WEBHOOK_SECRET_PATTERN, WEBHOOK_MSG.badSecret).optional().or(z.literal('')),
+  /** true: a new `whsec_` secret is generated (the console's 重新生成密钥), unless `secret` is given. */
+  newSecret: z.boolean().optional(),
 });
 export type WebhookEndpointBody = z.infer<typeof WebhookEndpointBody>;
 

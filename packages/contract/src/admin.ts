@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zId } from './api.ts';
+import { zDay, zId } from './api.ts';
 import { ORDER_STATUSES } from './enums.ts';
 
 /**
@@ -20,7 +20,6 @@ export const AdminHub = z.object({
 export type AdminHub = z.infer<typeof AdminHub>;
 
 // --- orders (item 2, 3)
-const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD');
 export const AdminOrdersQuery = z.object({
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(100).default(20),
@@ -51,6 +50,7 @@ export const AdminOrderFile = z.object({
 export const AdminCheckRow = z.object({
   fileName: z.string(), itemPath: z.string(), page: z.number().int().nullable(), component: z.string().nullable(),
   width: z.number(), height: z.number(), standardWidth: z.number().nullable(), standardHeight: z.number().nullable(),
+  /** An image's own dpi, which resolutionThreshold is held against (as in the customer's check); null for a PDF page. */
   dpi: z.number().nullable(), resolutionThreshold: z.number(), resolutionWarning: z.boolean(), pass: z.boolean(), reason: z.string().nullable(),
 });
 export const AdminCheckSummary = z.object({

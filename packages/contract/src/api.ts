@@ -5,6 +5,12 @@ import { ErrorType, LIMITS, ORDER_STATUSES, TaskStatus, Toning, WorkState } from
 /** A row's id as the database holds it (PostgreSQL integer): a larger number is no row, refused as input. */
 export const MAX_ID = 2_147_483_647;
 export const zId = z.coerce.number().int().positive().max(MAX_ID);
+/** YYYY-MM-DD naming a day that exists: 2026-02-30 and 2026-13-45 are refused, not rolled over (nor a 500). */
+export const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD').refine((v) => {
+  const [y, m, d] = v.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}, '日期不存在');
 const zPage = z.coerce.number().int().min(0).default(0);
 const zSize = z.coerce.number().int().min(1).max(100).default(20);
 const zText = z.string().trim().max(200);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ParsedWorkFile } from './api.ts';
 import { TaskStatus, WorkState } from './enums.ts';
 
 /**
@@ -79,8 +80,11 @@ export type BulkFixStarted = z.infer<typeof BulkFixStarted>;
 /** One applied fix (undo it by its id), or why the file was left as it was. */
 export const FixDone = FixPlanRow.extend({ fixId: z.string().nullable(), newPath: z.string().nullable() });
 export type FixDone = z.infer<typeof FixDone>;
-/** A work after its fixes, checked again on the server. */
-export const FixedWork = z.object({ uuid: z.string(), state: WorkState, checked: z.boolean() });
+/**
+ * A work after its fixes (or their undo), checked again on the server; `files`: the work's files now, in its
+ * order (a fixed file is stored under fixes/<id>/), which the page's row takes.
+ */
+export const FixedWork = z.object({ uuid: z.string(), state: WorkState, checked: z.boolean(), files: z.array(ParsedWorkFile) });
 export type FixedWork = z.infer<typeof FixedWork>;
 export const BulkFixResult = z.object({ items: z.array(FixDone), works: z.array(FixedWork) });
 export type BulkFixResult = z.infer<typeof BulkFixResult>;

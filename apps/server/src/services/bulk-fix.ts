@@ -143,11 +143,11 @@ export function createBulkFixService(deps: {
   /** Checks works again against their SKUs and stores the outcome; a work without a SKU stays as it is. */
   async function recheck(hubId: number, uuids: string[]): Promise<FixedWork[]> {
     return pLimit(CHECK_CONCURRENCY).map(uuids, async (uuid): Promise<FixedWork> => {
-      const [w] = await db.select({ state: works.state, productId: works.productId, propertyConfigId: works.propertyConfigId }).from(works).where(and(eq(works.hubId, hubId), eq(works.uuid, uuid)));
-      if (!w || w.productId === null || w.propertyConfigId === null) return { uuid, state: w?.state ?? 'unmatch', checked: false };
+      const [w] = await db.select({ state: works.state, productId: works.productId, propertyConfigId: works.propertyConfigId, files: works.files }).from(works).where(and(eq(works.hubId, hubId), eq(works.uuid, uuid)));
+      if (!w || w.productId === null || w.propertyConfigId === null) return { uuid, state: w?.state ?? 'unmatch', checked: false, files: w?.files ?? [] };
       await deps.check.check(hubId, { workUuid: uuid, filePath: '', productId: w.productId, propertyConfigId: w.propertyConfigId });
       const [after] = await db.select({ state: works.state }).from(works).where(eq(works.uuid, uuid));
-      return { uuid, state: after!.state, checked: true };
+      return { uuid, state: after!.state, checked: true, files: w.files };
     });
   }
 

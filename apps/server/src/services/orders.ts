@@ -31,7 +31,7 @@ export function checkSummaryOf(o: CheckOutcome): OrderCheckSummary {
     warnings: low.length ? [`分辨率低于要求：${low.length} 个文件（${low.slice(0, 5).map((r) => r.page ? `${r.filename} 第${r.page}页` : r.filename).join('、')}${low.length > 5 ? ' 等' : ''}）`] : [],
     rows: o.rows.map((r) => ({
       fileName: r.filename, itemPath: r.itemPath, page: r.page, component: r.component?.componentName ?? null, width: r.width, height: r.height,
-      standardWidth: r.component?.width ?? null, standardHeight: r.component?.height ?? null, dpi: r.effectiveDpi ?? r.resolutionDetect,
+      standardWidth: r.component?.width ?? null, standardHeight: r.component?.height ?? null, dpi: r.resolutionDetect,
       resolutionThreshold: r.resolutionThreshold, resolutionWarning: r.resolutionWarning, pass: r.pass, reason: r.reason,
     })),
   };

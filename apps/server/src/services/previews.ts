@@ -1,7 +1,7 @@
 import { SERVER_MSG } from '@portal/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { storedFiles } from '../db/schema/index.ts';
+import { storedFiles, works } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare } from '../domain/works.ts';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
@@ -160,11 +160,17 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     async list(hubId: number, filePath: string): Promise<PreviewImage[]> {
       const rel = cleanRelativePath(filePath);
       if (rel.startsWith('.')) throw badRequest('文件路径不合法', 'bad-path');
-      const s = await store.stat(hubId, rel);
-      if (!s) throw notFound('文件不存在');
-      const files = s.isDirectory
-        ? (await store.list(hubId, rel)).filter((e) => !e.isDirectory && !isIgnored(e.path.slice(rel.length + 1))).map((e) => e.path).sort(naturalCompare)
-        : [rel];
+      // A work's path lists the work's own files, in its order: after a sort, a crop or a bulk fix they are
+      // not what its folder holds (预览 showed the originals of fixed files: the LAN check of 2026-11-29).
+      const [work] = await db.select({ files: works.files }).from(works)
+        .where(and(eq(works.hubId, hubId), eq(works.filePath, rel))).orderBy(desc(works.createdAt)).limit(1);
+      const s = work ? null : await store.stat(hubId, rel);
+      if (!work && !s) throw notFound('文件不存在');
+      const files = work
+        ? work.files.map((f) => f.filePath)
+        : s!.isDirectory
+          ? (await store.list(hubId, rel)).filter((e) => !e.isDirectory && !isIgnored(e.path.slice(rel.length + 1))).map((e) => e.path).sort(naturalCompare)
+          : [rel];
       const out: PreviewImage[] = [];
       for (const f of files) {
         const kind = kindOf(f);

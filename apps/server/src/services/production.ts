@@ -6,7 +6,7 @@ import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type Produ
 import type { Db } from '../db/client.ts';
 import { customerHubs, salesOrders, storedFiles } from '../db/schema/index.ts';
 import { csvText, NAME_LIMITS, orderFolder, safeName, shopDay, uniquePaths } from '../domain/production.ts';
-import { AppError, badRequest, forbidden, notFound } from '../errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { renderJobTicket, type TicketInfo } from '../media/job-ticket.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import type { CatalogueService } from './catalogue.ts';
@@ -65,6 +65,8 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
     if ('salesOrderNumber' in sel) {
       const rows = await db.select().from(salesOrders).where(eq(salesOrders.salesOrderNumber, sel.salesOrderNumber));
       if (!rows.length) throw notFound(PRODUCTION_MSG.orderNotFound);
+      // A cancelled order is not for the press: its zip came whole, and its ticket never said 已取消 (the LAN check).
+      if (rows[0]!.status === 'cancelled') throw conflict(PRODUCTION_MSG.orderCancelled(sel.salesOrderNumber), 'order-cancelled');
       return rows;
     }
     if ('batchId' in sel) {

@@ -109,7 +109,8 @@ export function createWebhookService(deps: {
 
     async setEndpoint(body: WebhookEndpointBody): Promise<WebhookEndpoint> {
       if (config.webhook.env) throw conflict(WEBHOOK_MSG.fromEnv, 'webhook-from-env');
-      const secret = body.secret || newSecret();
+      const current = body.secret || body.newSecret ? null : await endpoint();
+      const secret = body.secret || (current?.secret ?? newSecret());
       const now = new Date();
       await db.insert(webhookEndpoints).values({ id: 1, url: body.url, secret, updatedAt: now })
         .onConflictDoUpdate({ target: webhookEndpoints.id, set: { url: body.url, secret, updatedAt: now } });

@@ -56,7 +56,8 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     partial = await t.login('partial', 'partial');
     op = await t.login('operator', 'operator');
     photo5 = await findSku(t, demo, 'PH-5', 'PH5-GL-NB');
-    sharp5 = await placeOne(demo, '清晰照片.jpg', await photoMm(127, 89), photo5);
+    // 126×88 mm at 300 dpi: within 5寸's ±2 mm; stretched to 127×89 mm it would print at 297 dpi.
+    sharp5 = await placeOne(demo, '清晰照片.jpg', await photoMm(126, 88), photo5);
     lowRes = await placeOne(demo, '低分辨率.jpg', await photoMm(127, 89, 200), photo5);
     other = await placeOne(partial, '分批客户照片.jpg', await photoMm(127, 89), photo5, {
       orderLocations: [{ contact: '李四', phone: '13900139000', province: '浙江省', city: '杭州市', district: '西湖区', address: '文三路1号' }],
@@ -87,6 +88,13 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     const bad = await t.call('GET', '/api/admin/orders?from=25.11.2026', { token: op });
     expect(bad.status).toBe(400);
     expect((await json<{ message: string }>(bad)).message).toMatch(/日期格式应为 YYYY-MM-DD/);
+    // Days that do not exist: a 400 naming it, not a 500 (13-45, found from another PC) nor a roll-over (02-30).
+    for (const day of ['2026-13-45', '2026-02-30', '2026-00-10']) {
+      const none = await t.call('GET', `/api/admin/orders?from=${day}`, { token: op });
+      expect(none.status, day).toBe(400);
+      expect((await json<{ message: string }>(none)).message).toContain('日期不存在');
+    }
+    expect((await t.call('GET', '/api/admin/orders?to=2028-02-29', { token: op })).status).toBe(200);
     const products = await json<Array<{ id: number; name: string }>>(await t.call('GET', '/api/admin/products', { token: op }));
     expect(products).toEqual([{ id: photo5.productId, name: '5寸照片冲印' }]);
   });
@@ -115,6 +123,8 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
 
     const clean = await json<AdminOrderDetail>(await t.call('GET', `/api/admin/orders/${await idOf(sharp5)}`, { token: op }));
     expect(clean.check).toMatchObject({ resolutionWarning: false, warnings: [] });
+    // 分辨率 is the file's own dpi, which the threshold was held against (it said 297dpi（要求≥300）beside 通过).
+    expect(clean.check!.rows[0]).toMatchObject({ dpi: 300, resolutionThreshold: 300, pass: true });
     expect((await t.call('GET', '/api/admin/orders/999999', { token: op })).status).toBe(404);
   });
 

@@ -106,7 +106,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const fixed = done.result.items[0]!;
     expect(fixed).toMatchObject({ ok: true, kind: 'fill' });
     expect(fixed.newPath).toMatch(/^fixes\//);
-    expect(done.result.works).toEqual([{ uuid: w.uuid, state: 'match', checked: true }]);
+    expect(done.result.works).toEqual([{ uuid: w.uuid, state: 'match', checked: true, files: [expect.objectContaining({ filePath: fixed.newPath })] }]);
     expect(await pixels(fixed.newPath!)).toMatchObject({ width: 1500, height: 1051, density: 300 });
     expect((await stored(w.uuid))).toMatchObject({ state: 'match', files: [expect.objectContaining({ fileName: '六寸照.jpg', filePath: fixed.newPath })] });
     // The original stays stored and served as it was uploaded.
@@ -114,7 +114,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
 
     const u = (await (await undo({ fixIds: [fixed.fixId!] })).json()) as BulkFixUndoAnswer;
     expect(u.message.undone).toEqual([{ fixId: fixed.fixId, workUuid: w.uuid, filePath: path }]);
-    expect(u.message.works).toEqual([{ uuid: w.uuid, state: 'abnormal', checked: true }]);
+    expect(u.message.works).toEqual([{ uuid: w.uuid, state: 'abnormal', checked: true, files: [expect.objectContaining({ filePath: path })] }]);
     expect((await stored(w.uuid)).files[0]!.filePath).toBe(path);
     expect((await raw(fixed.newPath!)).status).toBe(404);
     expect((await undo({ fixIds: [fixed.fixId!] })).status).toBe(404);
@@ -133,9 +133,15 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     expect(done.progress.done).toBe(done.progress.total);
     expect(done.result.items.every((i) => i.ok && i.newPath)).toBe(true);
     // One work, checked once after all its files: 分辨率异常 for the 200 dpi photo, which a fill does not hide.
-    expect(done.result.works).toEqual([{ uuid: w.uuid, state: 'dpiAbnormal', checked: true }]);
+    // The answer carries the work's files as they are now: the page's row takes them.
+    expect(done.result.works).toEqual([{ uuid: w.uuid, state: 'dpiAbnormal', checked: true, files: expect.any(Array) }]);
     const after = await stored(w.uuid);
     expect(after.files.map((f) => f.filePath)).toEqual(done.result.items.map((i) => i.newPath));
+    expect(done.result.works[0]!.files).toEqual(after.files);
+    // 预览 of the work shows the fixed pictures, in the work's order (it listed the folder's originals).
+    const previewed = async () => ((await (await t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(w.filePath)}`, { token: demo })).json()) as Array<{ relativeUrl: string }>)
+      .map((p) => decodeURIComponent(p.relativeUrl.split('?')[0]!.replace(/^\/api\/files\/preview\/1\//, '')));
+    expect(await previewed()).toEqual(done.result.items.map((i) => i.newPath));
     for (const item of done.result.items) {
       const bytes = Buffer.from(await (await raw(item.newPath!)).arrayBuffer());
       const m = await sharp(bytes).metadata();
@@ -155,6 +161,8 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const u = (await (await undo({ taskId: done.taskId })).json()) as BulkFixUndoAnswer;
     expect(u.message.undone).toHaveLength(files.length);
     expect((await stored(w.uuid)).files.map((f) => f.filePath)).toEqual(w.files.map((f) => f.filePath));
+    expect(u.message.works[0]!.files.map((f) => f.filePath)).toEqual(w.files.map((f) => f.filePath));
+    expect(await previewed()).toEqual(w.files.map((f) => f.filePath));
   });
 
   it('a low-resolution file stays warned after 裁切填充: its pixels are never scaled up', async () => {

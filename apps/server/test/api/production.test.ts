@@ -192,6 +192,7 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     expect(entries.filter((e) => e.name.includes('/生产单_')).length).toBe(answer.orders.length);
     expect((await link('day=2001-01-01')).status).toBe(404);
     expect((await link('day=2026-02-31')).status).toBe(400);
+    expect((await link('day=2026-13-45')).status).toBe(400);
   }, 120_000);
 
   it('streams the zip: its first bytes leave before the last file is read, and a paused reader stops the reading', async () => {
@@ -238,5 +239,12 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     const unknown = await link('salesOrderNumber=SO000');
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toBe('订单不存在');
+
+    // A cancelled order is not for the press: refused by its number (a batch or a day leaves it out).
+    const [gone] = await placePhotoOrders(t, demo, [{ name: '已取消相片', files: [{ path: '已取消相片.jpg', bytes: await photoMm(127, 89, 11) }] }]);
+    expect((await t.call('POST', `/api/sales_order/${gone!.salesOrderNumber}/cancel`, { token: demo, body: {} })).status).toBe(200);
+    const cancelled = await link(`salesOrderNumber=${gone!.salesOrderNumber}`);
+    expect(cancelled.status).toBe(409);
+    expect(((await cancelled.json()) as { message: string }).message).toBe(`订单 ${gone!.salesOrderNumber} 已取消，不能下载生产文件`);
   }, 60_000);
 });

@@ -63,6 +63,18 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(test).toMatchObject({ ok: true, statusCode: 200, error: null });
     const got = receiver.received.find((r) => r.id === test.webhookId)!;
     expect(got).toMatchObject({ type: 'webhook.test', verified: true });
+
+    // A new URL saved without a secret keeps the one the ERP verifies with (it was replaced, and the ERP then
+    // refused every delivery: found from another PC); a new one only when asked for, or given.
+    const moved = await json<WebhookEndpointAnswer>(await setEndpoint({ url: `${receiver.url}?moved=1` }));
+    expect(moved.endpoint!.secret).toBe(endpoint!.secret);
+    const back = await json<WebhookEndpointAnswer>(await setEndpoint({ url: receiver.url, secret: '' }));
+    expect(back.endpoint).toMatchObject({ url: receiver.url, secret: endpoint!.secret });
+    const rotated = await json<WebhookEndpointAnswer>(await setEndpoint({ url: receiver.url, newSecret: true }));
+    expect(rotated.endpoint!.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotated.endpoint!.secret).not.toBe(endpoint!.secret);
+    const given = await json<WebhookEndpointAnswer>(await setEndpoint({ url: receiver.url, secret: endpoint!.secret, newSecret: true }));
+    expect(given.endpoint!.secret).toBe(endpoint!.secret);
   });
 
   it('sends order.created, signed, retries the failed first delivery with the same webhook-id, and logs both attempts', async () => {

@@ -21,10 +21,8 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
     change.reset();
     form.resetFields();
   };
-  const submit = async () => {
-    const values = await form.validateFields();
-    change.mutate({ to: target!, ...values }, { onSuccess: close });
-  };
+  // A refused form shows its own messages under its fields: nothing more to do with the rejection.
+  const submit = () => form.validateFields().then((values) => change.mutate({ to: target!, ...values }, { onSuccess: close }), () => undefined);
 
   return (
     <>

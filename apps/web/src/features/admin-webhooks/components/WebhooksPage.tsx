@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import type { WebhookDelivery } from '@portal/contract/admin-webhooks';
 import { errorMessage } from '../../../lib/http.ts';
 import { useDeliveries } from '../api/deliveries.ts';
@@ -45,11 +45,24 @@ export function WebhooksPage() {
           <Form.Item label="接收地址（URL）" name="url" rules={[{ required: true, message: '请填写接收地址' }]}>
             <Input placeholder="https://erp.example.com/webhooks" />
           </Form.Item>
-          <Form.Item label="签名密钥" name="secret" extra="留空则自动生成 whsec_ 开头的新密钥">
+          <Form.Item label="签名密钥" name="secret" extra="留空则保留当前密钥（首次保存时自动生成 whsec_ 开头的密钥）">
             <Input placeholder="whsec_…" />
           </Form.Item>
           <Space>
             <Button type="primary" htmlType="submit" loading={save.isPending}>保存</Button>
+            <Popconfirm
+              title="重新生成签名密钥？"
+              description="之后的投递（包括重试）都用新密钥签名，ERP 须同时改用新密钥验证。"
+              okText="重新生成"
+              cancelText="取消"
+              disabled={!ep || fromEnv}
+              onConfirm={() => save.mutate({ url: ep!.url, newSecret: true }, {
+                onSuccess: () => void message.success('已生成新密钥'),
+                onError: (e) => void message.error(errorMessage(e)),
+              })}
+            >
+              <Button disabled={!ep || fromEnv}>重新生成密钥</Button>
+            </Popconfirm>
             <Button disabled={!ep} loading={test.isPending} onClick={() => test.mutate(undefined, {
               onSuccess: (r) => (r.ok ? void message.success(`测试成功：HTTP ${r.statusCode}，${r.durationMs} 毫秒`) : void message.error(`测试失败：${r.error ?? ''}`)),
               onError: (e) => void message.error(errorMessage(e)),

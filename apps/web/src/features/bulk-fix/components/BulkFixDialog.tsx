@@ -1,4 +1,4 @@
-import { FIX_LABELS, FILL_POSITION_LABELS, type BulkFixResult, type FillPosition, type FixKind, type FixPlanRow, type FixSample } from '@portal/contract/bulk-fix';
+import { FIX_LABELS, FILL_POSITION_LABELS, type BulkFixResult, type FillPosition, type FixedWork, type FixKind, type FixPlanRow, type FixSample } from '@portal/contract/bulk-fix';
 import { App, Button, Flex, Image, Modal, Progress, Radio, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
@@ -26,7 +26,7 @@ const shareText = (r: { kind: FixKind; cutShare: number; padShare: number }) =>
 export function BulkFixDialog({ targets, onClose, onChanged }: {
   targets: readonly FixTarget[];
   onClose: () => void;
-  onChanged: (workUuids: string[]) => Promise<void>;
+  onChanged: (works: readonly FixedWork[]) => Promise<void>;
 }) {
   const { message } = App.useApp();
   const [kinds, setKinds] = useState<Record<string, FixKind | null>>(() => Object.fromEntries(targets.map((t) => [t.filePath, t.kind])));
@@ -70,7 +70,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
         if (!alive.current) return;
         if (t.status === 'failed') throw new Error(t.error ?? '修复失败，请重试');
         if (t.status === 'finished' && t.result) {
-          await onChanged(t.result.works.map((w) => w.uuid));
+          await onChanged(t.result.works);
           setPhase({ name: 'done', taskId, result: t.result });
           const fixed = t.result.items.filter((i) => i.ok).length;
           if (fixed === t.result.items.length) message.success(`修复完成：${fixed}个文件`);
@@ -93,7 +93,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
     setBusy(true);
     try {
       const answer = await undoFixes(body);
-      await onChanged(answer.works.map((w) => w.uuid));
+      await onChanged(answer.works);
       setUndone((s) => new Set([...s, ...ids, ...answer.undone.map((u) => u.fixId)]));
       message.success(`已撤销${answer.undone.length}个修复`);
     } catch (error) {

@@ -225,14 +225,6 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
   const ids = useDeferredValue(useCheckEntries((s) => s.ids));
   const hasProblems = useCheckEntries(selectHasProblems);
   const { token } = theme.useToken();
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: ids.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE,
-    overscan: 6,
-    getItemKey: (index) => ids[index] ?? index,
-  });
 
   return (
     <Flex vertical style={{ height: '100%', minWidth: 0 }}>
@@ -267,31 +259,51 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="上传的文件会在这里显示上传和解析进度" />
         </Flex>
       ) : (
-        <div
-          ref={scroller}
-          role="list"
-          aria-label="文件检查"
-          style={{
-            maxHeight: LIST_MAX_HEIGHT,
-            overflowY: 'auto',
-            border: `1px solid ${token.colorBorderSecondary}`,
-            borderRadius: token.borderRadiusLG,
-          }}
-        >
-          {/* The rows in flow, moved as one to the first one's place (TanStack Virtual's "dynamic" layout): a
-              row that grows or empties moves the ones under it at once. Placed one by one, each at its last
-              measured offset, rows overlapped or left gaps until measured again (the LAN check, a busy page). */}
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            <div style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${virtualizer.getVirtualItems()[0]?.start ?? 0}px)` }}>
-              {virtualizer.getVirtualItems().map((row) => (
-                <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
-                  <EntryRow id={ids[row.index] as string} renderActions={renderActions} />
-                </div>
-              ))}
-            </div>
-          </div>
-        </div>
+        <EntryRows ids={ids} renderActions={renderActions} />
       )}
     </Flex>
+  );
+}
+
+/**
+ * The virtualised rows, mounted with the list: a list that empties and fills again gets a virtualiser of its
+ * own. One kept across that drew nothing: a fix undone after the list had emptied showed 文件检查（1）over a
+ * box of height 0 (its total size less a scroll anchor it held from the last list; e2e bulk-fix.test.ts).
+ */
+function EntryRows({ ids, renderActions }: { ids: readonly string[]; renderActions?: EntryActionsRenderer }) {
+  const { token } = theme.useToken();
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 6,
+    getItemKey: (index) => ids[index] ?? index,
+  });
+  return (
+    <div
+      ref={scroller}
+      role="list"
+      aria-label="文件检查"
+      style={{
+        maxHeight: LIST_MAX_HEIGHT,
+        overflowY: 'auto',
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadiusLG,
+      }}
+    >
+      {/* The rows in flow, moved as one to the first one's place (TanStack Virtual's "dynamic" layout): a
+          row that grows or empties moves the ones under it at once. Placed one by one, each at its last
+          measured offset, rows overlapped or left gaps until measured again (the LAN check, a busy page). */}
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${virtualizer.getVirtualItems()[0]?.start ?? 0}px)` }}>
+          {virtualizer.getVirtualItems().map((row) => (
+            <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
+              <EntryRow id={ids[row.index] as string} renderActions={renderActions} />
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
   );
 }
