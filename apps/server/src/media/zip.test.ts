@@ -112,19 +112,20 @@ describe('names in the corpus archives', () => {
     expect(manifestGbkNames('zip/admzip_chs_name_gbk.zip')).toEqual(['中文路径.txt']);
   });
 
-  it('Shift-JIS with 0x5C trail bytes: decoded as GBK, never split at the 0x5C, not zip-slip', async () => {
+  it('Shift-JIS with 0x5C trail bytes: recognised by its kana, never split at the 0x5C, not zip-slip', async () => {
     const file = corpusPath('zip/libarchive_cp932_sjis.zip');
     const { entries } = await readZipEntries(file, LIMITS);
-    // The archive means 表だよ/一覧表.txt and 表だよ/漢字.txt: one folder, one file each.
-    expect(entries.map((e) => e.name)).toEqual(manifestGbkNames('zip/libarchive_cp932_sjis.zip'));
-    expect(entries.map((e) => e.name)).toEqual(['昞偩傛/堦棗昞.txt', '昞偩傛/娍帤.txt']);
+    // The archive means 表だよ/一覧表.txt and 表だよ/漢字.txt: one folder, one file each (read as GBK they
+    // were 昞偩傛/堦棗昞.txt, found from another PC).
+    expect(entries.map((e) => [e.name, e.nameEncoding])).toEqual([['表だよ/一覧表.txt', 'shift-jis'], ['表だよ/漢字.txt', 'shift-jis']]);
+    expect(manifestGbkNames('zip/libarchive_cp932_sjis.zip')).toEqual(['昞偩傛/堦棗昞.txt', '昞偩傛/娍帤.txt']);
     for (const e of entries) {
       expect(e.name.split('/')).toHaveLength(2);
       expect(e.name).not.toContain('\\');
     }
     const out = path.join(dir, 'sjis');
-    expect(await extractZip(file, out, LIMITS)).toEqual(['昞偩傛/堦棗昞.txt', '昞偩傛/娍帤.txt']);
-    expect(await readdir(path.join(out, '昞偩傛'))).toHaveLength(2);
+    expect(await extractZip(file, out, LIMITS)).toEqual(['表だよ/一覧表.txt', '表だよ/漢字.txt']);
+    expect(await readdir(path.join(out, '表だよ'))).toHaveLength(2);
   });
 
   it('CP866 is not valid UTF-8 either and becomes GBK text, without being refused', async () => {
@@ -158,6 +159,24 @@ describe('names built by hand', () => {
     );
     const { entries } = await readZipEntries(zip, LIMITS);
     expect(entries.map((e) => e.name)).toEqual(['茅/a.jpg', '茅/示例.jpg']);
+  });
+
+  it('tells Shift-JIS from GBK by the archive\'s names: kana without half-width katakana', async () => {
+    const legacy = async (file: string, names: string[], enc: string) => {
+      const placeholders = names.map((n, i) => `${String.fromCharCode(65 + i)}`.repeat(iconv.encode(n, enc).length));
+      return patched(file, placeholders.map((p) => ({ name: `${p}.jpg` })), (buf) => {
+        names.forEach((n, i) => replaceAll(buf, Buffer.from(`${placeholders[i]}.jpg`), Buffer.concat([iconv.encode(n, enc), Buffer.from('.jpg')])));
+      });
+    };
+    // A folder of kanji only, and files with kana: the whole archive is Shift-JIS.
+    const sjis = await readZipEntries(await legacy('sjis.zip', ['写真集/ソフト表示', '写真集/一覧表の写真'], 'cp932'), LIMITS);
+    expect(sjis.entries.map((e) => [e.name, e.nameEncoding])).toEqual([['写真集/ソフト表示.jpg', 'shift-jis'], ['写真集/一覧表の写真.jpg', 'shift-jis']]);
+    // Chinese names stay GBK: read as Shift-JIS they hold half-width katakana (毕业 → ｱﾏﾒｵ).
+    const gbk = await readZipEntries(await legacy('gbk.zip', ['毕业照片集/照片一', '毕业照片集/合影'], 'cp936'), LIMITS);
+    expect(gbk.entries.map((e) => [e.name, e.nameEncoding])).toEqual([['毕业照片集/照片一.jpg', 'gbk'], ['毕业照片集/合影.jpg', 'gbk']]);
+    // Kanji alone say nothing: GBK, the shop's own code page.
+    const kanji = await readZipEntries(await legacy('kanji.zip', ['漢字'], 'cp932'), LIMITS);
+    expect(kanji.entries.map((e) => e.nameEncoding)).toEqual(['gbk']);
   });
 
   it('keeps UTF-8 names without the flag (macOS) as UTF-8, and normalises to NFC', async () => {

@@ -35,7 +35,7 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxPathChars: 255,
 };
 
-export type ZipNameEncoding = 'utf8-flag' | 'unicode-path-extra' | 'utf8' | 'gbk';
+export type ZipNameEncoding = 'utf8-flag' | 'unicode-path-extra' | 'utf8' | 'gbk' | 'shift-jis';
 
 export interface ZipEntryInfo {
   /** Decoded, '/'-separated, without '.' or empty segments or a trailing slash; NFC. */
@@ -161,17 +161,38 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
+const KANA = /[\u3041-\u30ff]/;
+const HALF_WIDTH_KATAKANA = /[\uff61-\uff9f]/;
+/**
+ * Shift-JIS (Windows in Japanese, CP932) rather than GBK: every name decodes as Shift-JIS, with kana and
+ * without half-width katakana. GBK's Chinese names have bytes in 0xA1-0xDF, which Shift-JIS reads as
+ * half-width katakana (中文路径 → ﾖﾐﾎﾄﾂｷｾｶ); Japanese names nearly always hold kana, whose lead bytes
+ * 0x82/0x83 begin rare characters in GBK.
+ */
+function looksShiftJis(names: readonly Buffer[]): boolean {
+  let kana = false;
+  for (const raw of names) {
+    const s = iconv.decode(raw, 'cp932');
+    if (s.includes('\ufffd') || HALF_WIDTH_KATAKANA.test(s)) return false;
+    kana ||= KANA.test(s);
+  }
+  return kana;
+}
+
 /**
  * Names without the UTF-8 flag: UTF-8 when valid (macOS and 7-Zip write UTF-8 without the flag),
- * else GBK/CP936 (Windows in Chinese). The choice is made once per archive, because an archiver
- * uses one code page for every name: otherwise a folder whose GBK bytes happen to be valid UTF-8
- * would decode two ways and split into two folders. Shift-JIS and CP866 names are not guessed;
- * GBK decodes them into other characters, but never splits them at a 0x5C trail byte.
+ * else GBK/CP936 (Windows in Chinese), or Shift-JIS when the names say so (`looksShiftJis`). The
+ * choice is made once per archive, because an archiver uses one code page for every name: otherwise
+ * a folder whose GBK bytes happen to be valid UTF-8 would decode two ways and split into two folders.
+ * CP866 names are not guessed; GBK decodes them into other characters. Neither code page splits a
+ * name at a 0x5C trail byte.
  */
 function decodeNames(entries: readonly yauzl.Entry[]): Array<{ name: string; encoding: ZipNameEncoding }> {
-  const legacy = entries.some(
-    (e) => (e.generalPurposeBitFlag & UTF8_FLAG) === 0 && unicodePathExtra(e, rawName(e)) === null && !isUtf8(rawName(e)),
-  );
+  const legacyRaw = entries
+    .filter((e) => (e.generalPurposeBitFlag & UTF8_FLAG) === 0 && unicodePathExtra(e, rawName(e)) === null)
+    .map(rawName);
+  const legacy = legacyRaw.some((raw) => !isUtf8(raw));
+  const codePage = legacy && looksShiftJis(legacyRaw) ? 'shift-jis' : 'gbk';
   return entries.map((e) => {
     const raw = rawName(e);
     if (e.generalPurposeBitFlag & UTF8_FLAG) {
@@ -182,7 +203,7 @@ function decodeNames(entries: readonly yauzl.Entry[]): Array<{ name: string; enc
     const extra = unicodePathExtra(e, raw);
     if (extra !== null) return { name: extra, encoding: 'unicode-path-extra' };
     if (!legacy) return { name: raw.toString('utf8'), encoding: 'utf8' };
-    return { name: iconv.decode(raw, 'cp936'), encoding: 'gbk' };
+    return codePage === 'shift-jis' ? { name: iconv.decode(raw, 'cp932'), encoding: 'shift-jis' } : { name: iconv.decode(raw, 'cp936'), encoding: 'gbk' };
   });
 }
 
