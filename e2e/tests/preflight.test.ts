@@ -171,8 +171,23 @@ describe('preflight in the browser', () => {
     await writeFile(file, 'this is text, not a JPEG\n');
     await page.getByTestId('upload-files-input').setInputFiles(file);
     const entry = page.getByRole('listitem', { name: '伪装图片' });
-    await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toContain('上传失败，请重试！');
-    expect(await entry.innerText()).toContain('文件内容与扩展名不符');
+    // Refused for its content: the reason is the message, and 重试 is not offered (it cannot help).
+    await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toContain('只能上传.zip,.pdf,.png,.jpg（文件内容与扩展名不符）');
+    expect(await entry.innerText()).not.toContain('请重试');
+    expect(await entry.getByRole('button', { name: '重试' }).count()).toBe(0);
+    await page.locator('.ant-message').getByText('有文件无法上传，原因见文件检查').first().waitFor();
     await expect.poll(() => page.getByTestId('preflight-name').getByText('伪装图片', { exact: true }).count(), { timeout: 10_000 }).toBe(0);
+
+    // Nothing of it was stored: its 删除 asks the server to delete nothing (it did, and got 404s).
+    const deletes: string[] = [];
+    const onRequest = (req: { url(): string }) => {
+      if (new URL(req.url()).pathname === '/api/files/deleteFile') deletes.push(req.url());
+    };
+    page.on('request', onRequest);
+    await entry.getByRole('button', { name: '删除', exact: true }).click();
+    await entry.waitFor({ state: 'detached' });
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    page.off('request', onRequest);
+    expect(deletes).toEqual([]);
   });
 });

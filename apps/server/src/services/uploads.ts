@@ -42,6 +42,14 @@ const STALE_ASSEMBLY_SECONDS = 120;
 const WRITE_BYTES = 256 * 1024;
 
 const DISK_FULL = '服务器存储空间不足，请联系印刷厂';
+
+const TYPE_NAMES: Record<SniffedType, [string, string]> = { jpeg: ['JPEG图片', '.jpg'], png: ['PNG图片', '.png'], pdf: ['PDF', '.pdf'], zip: ['压缩包', '.zip'] };
+/** A file whose bytes are not what its extension says: when they are a printable type, the name to give it. */
+function wrongType(type: SniffedType | null): string {
+  if (!type) return `${MSG.wrongFileType}（文件内容与扩展名不符）`;
+  const [name, ext] = TYPE_NAMES[type];
+  return `${MSG.wrongFileType}（文件内容与扩展名不符：内容是${name}，请把扩展名改为${ext}后重新上传）`;
+}
 /** A full disk is the shop's problem, not the file's: 507, in the upload's refusal shape. */
 function diskFull(err: unknown): unknown {
   return (err as { code?: unknown })?.code === 'ENOSPC' ? uploadRefusal(DISK_FULL, 507, 'disk-full') : err;
@@ -227,7 +235,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     // Every chunk was checked for its length, so this only catches bytes lost to a crash.
     if (size !== f.size) return fail(hubId, f, `文件大小不符（收到${size}字节，应为${f.size}字节），请重新上传`);
     const type = sniffType(head);
-    if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
+    if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, wrongType(type));
     // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
     // Its sha256 comes later, once the uploads go quiet (services/content-hashes.ts).
     let meta: Awaited<ReturnType<typeof readMeta>>;
@@ -291,7 +299,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     const sniff = async () => {
       sniffed = true;
       const type = sniffType(Buffer.concat(pending, Math.min(pendingBytes, SNIFF_BYTES)));
-      if (!type || !extensionMatches(f.ext, type)) await fail(hubId, f, `${MSG.wrongFileType}（文件内容与扩展名不符）`);
+      if (!type || !extensionMatches(f.ext, type)) await fail(hubId, f, wrongType(type));
     };
     const flush = async () => {
       await part.write(start + written, pending);

@@ -15,8 +15,11 @@ import { createStore, type Store } from '../../lib/external-store.ts';
 /** What an entry in `start` is doing now. */
 export type CheckEntryPhase = 'uploading' | 'parsing' | 'checking';
 
-/** What the entry's retry action redoes; 'pick': the files must be picked again (a restored draft's unfinished upload). */
-export type CheckEntryRetry = 'upload' | 'parse' | 'check' | 'pick';
+/**
+ * What the entry's retry action redoes; 'pick': the files must be picked again (a restored draft's unfinished
+ * upload); 'skip': nothing to send again (the server refused the files), a folder may go on without them.
+ */
+export type CheckEntryRetry = 'upload' | 'parse' | 'check' | 'pick' | 'skip';
 
 export interface CheckEntry {
   id: string;

@@ -38,6 +38,8 @@ export interface UploadFileState {
   status: UploadFileStatus;
   /** Why the file failed, for the customer. */
   error?: string;
+  /** The server refused the file (a 4xx with its reason: damaged, encrypted, of another type): sending it again cannot help. */
+  refused?: boolean;
   /** The answer of the chunk that completed the file (stored path, signed URLs, width/height/dpi or pages). */
   result?: ChunkDone;
 }

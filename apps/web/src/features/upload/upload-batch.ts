@@ -67,6 +67,8 @@ const fileIndexOf = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1)) ||
 const SUCCESS_LINGER_MS = 1500;
 const PARSES_AT_ONCE = 2;
 const FAILED_FILES_LISTED = 5;
+/** The toast of a pick whose failed files were all refused by the server: 重试 cannot help; 文件检查 says why. */
+const FILES_REFUSED = '有文件无法上传，原因见文件检查';
 
 /** The toasts of the page (antd's message from App.useApp). */
 export interface UploadNotifier {
@@ -205,12 +207,15 @@ function createUploadFlow(page: Batch) {
         ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
         : failed.map(reason).filter(Boolean);
       if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
+      // Refused by the server, every one: its reason is the message, and no 重试 is offered (it said
+      // 上传失败，请重试！ over an encrypted PDF: the LAN check of 2026-11-29).
+      const refused = failed.every((f) => f.refused);
       updateCheckEntry(item.key, {
         status: 'failure',
         phase: undefined,
-        message: MSG.uploadFailed,
-        details: listed,
-        retry: 'upload',
+        message: !refused ? MSG.uploadFailed : item.isFolder ? `${failed.length}个文件无法上传` : (listed[0] ?? MSG.uploadFailed),
+        details: refused && !item.isFolder ? [] : listed,
+        retry: !refused ? 'upload' : item.isFolder ? 'skip' : undefined,
       });
       // As for a failed parse: the failure in the upload list replaces the preflight's row (重试 that
       // succeeds brings the server's rows).
@@ -231,8 +236,9 @@ function createUploadFlow(page: Batch) {
       failed += item.filesFailed;
     }
     batch.summaryPending = false;
+    const refusedOnly = failed > 0 && batch.itemKeys.every((key) => failedFilesOf(uploadStore.getState(), key).every((f) => f.refused));
     if (failed === 0) batch.notify.success(MSG.uploadSuccess);
-    else batch.notify.error(MSG.uploadFailed);
+    else batch.notify.error(refusedOnly ? FILES_REFUSED : MSG.uploadFailed);
   }
 
   onCheckEntriesRemoved((removed) => {
@@ -245,8 +251,9 @@ function createUploadFlow(page: Batch) {
       uploader.cancel(item.fileIds);
       const i = parseQueue.indexOf(item.key);
       if (i >= 0) parseQueue.splice(i, 1);
-      // Leftovers of an item that never became rows: tidy the server, quietly.
-      if (entry.status !== 'success') void deleteStoredFile(item.filePath, { silent: true }).catch(() => undefined);
+      // Leftovers of an item that never became rows: tidy the server, quietly; an item none of whose files
+      // was stored has nothing there (全部删除 asked to delete refused files: 404s in the console).
+      if (entry.status !== 'success' && item.filesDone > 0) void deleteStoredFile(item.filePath, { silent: true }).catch(() => undefined);
       const batch = batches.get(item.batchId);
       if (batch) {
         batch.itemKeys = batch.itemKeys.filter((k) => k !== item.key);
@@ -441,8 +448,11 @@ function createUploadFlow(page: Batch) {
     }
     const batch = batches.get(item.batchId);
     if (batch) batch.summaryPending = true;
+    // A refused file would be refused again.
+    const again = failed.filter((f) => !f.refused);
+    if (again.length === 0) return;
     updateCheckEntry(item.key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });
-    uploader.retry(failed.map((f) => f.id));
+    uploader.retry(again.map((f) => f.id));
   }
 
   /** For a folder that failed in part: parse what did arrive, leaving the failed files out. */

@@ -245,9 +245,10 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     } catch (error) {
       if (job.controller.signal.aborted || !jobs.has(id)) return;
       // A refusal carries the server's reason; anything else is the spec's generic upload failure.
-      const text = isApiError(error) && !isTransient(error) ? error.message : MSG.uploadFailed;
+      const refused = isApiError(error) && !isTransient(error);
+      const text = refused ? error.message : MSG.uploadFailed;
       progress.forget(id);
-      patchUploadFile(id, { status: 'failed', error: text, bytesDone: bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, new Map()) });
+      patchUploadFile(id, { status: 'failed', error: text, refused, bytesDone: bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, new Map()) });
       onSettled(id, { ok: false, error: text });
     } finally {
       sending.delete(id);
@@ -279,7 +280,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
         const job = jobs.get(id);
         if (!job || sending.has(id) || queue.includes(id)) continue;
         job.controller = new AbortController();
-        patchUploadFile(id, { status: 'queued', error: undefined });
+        patchUploadFile(id, { status: 'queued', error: undefined, refused: undefined });
         queue.push(id);
       }
       pump();

@@ -141,12 +141,14 @@ function UploadActions({ entry }: { entry: CheckEntry }) {
       </Button>
     );
   }
-  if (entry.retry !== 'upload') return null;
+  if (entry.retry !== 'upload' && entry.retry !== 'skip') return null;
   return (
     <>
-      <Button type="link" size="small" onClick={() => retryEntry(entry.id)}>
-        重试
-      </Button>
+      {entry.retry === 'upload' && (
+        <Button type="link" size="small" onClick={() => retryEntry(entry.id)}>
+          重试
+        </Button>
+      )}
       {item.isFolder && item.filesDone > 0 && (
         <Button type="link" size="small" onClick={() => parseWithoutFailed(entry.id)}>
           跳过失败文件
