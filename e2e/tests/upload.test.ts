@@ -236,6 +236,21 @@ describe('upload and parsing', () => {
     await page.getByTestId('upload-files-input').setInputFiles({ name: `${name}.jpg`, mimeType: 'image/jpeg', buffer: await labelledJpeg('长', 300) });
     await lastRow(page, name);
     await page.locator('.ant-message').getByText('上传成功').first().waitFor();
+    // 预览's title keeps clear of the close button (the name ran under ×: the LAN check of 2026-11-29).
+    await workRow(page, name).getByRole('button', { name: '预览' }).click();
+    const dialog = page.getByRole('dialog', { name: `预览：${name}` });
+    await dialog.waitFor();
+    // Where the title's text may be drawn: its box less its padding (the rest of a long name is cut to …).
+    const text = await dialog.locator('.ant-modal-title').evaluate((el) => {
+      const box = (el.firstElementChild ?? el) as HTMLElement;
+      const r = box.getBoundingClientRect();
+      return { right: r.right - parseFloat(getComputedStyle(box).paddingRight), height: r.height };
+    });
+    const close = await dialog.locator('.ant-modal-close').boundingBox();
+    expect(text.right).toBeLessThanOrEqual(close!.x);
+    expect(text.height).toBeLessThan(40);
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await workRow(page, name).getByRole('button', { name: '删除' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
     await workRow(page, name).waitFor({ state: 'detached' });

@@ -104,8 +104,9 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
   }
 
   const columns = [
-    { title: '作品', key: 'work', render: (_: unknown, t: FixTarget) => t.articleName },
-    { title: '文件', key: 'file', render: (_: unknown, t: FixTarget) => t.fileName },
+    // One line each, the whole name on hover: an 80-character work name squeezed 效果 into five lines.
+    { title: '作品', key: 'work', width: 160, ellipsis: true, render: (_: unknown, t: FixTarget) => <span title={t.articleName}>{t.articleName}</span> },
+    { title: '文件', key: 'file', width: 160, ellipsis: true, render: (_: unknown, t: FixTarget) => <span title={t.fileName}>{t.fileName}</span> },
     { title: '问题', key: 'problem', width: 240, render: (_: unknown, t: FixTarget) => <Typography.Text type="danger" style={{ fontSize: 12 }}>{t.problem}</Typography.Text> },
     {
       title: '修复方式', key: 'kind', width: 150,

@@ -1,6 +1,7 @@
 import { Button, Empty, Flex, Image, Modal, Result, Spin, Typography, theme } from 'antd';
 import { useMemo } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
+import { ELLIPSIS } from '../../../lib/styles.ts';
 import { previewsInWorkOrder, usePreviewImages } from '../api/preview-images.ts';
 import type { WorkRow } from '../../batch/index.ts';
 
@@ -89,7 +90,8 @@ export function PreviewDialog({ work, onClose }: PreviewDialogProps) {
   return (
     <Modal
       open={work !== undefined}
-      title={work ? `预览：${work.articleName}` : '预览'}
+      // One line clear of the close button, the whole name on hover (a long name ran under ×).
+      title={<div style={{ ...ELLIPSIS, paddingInlineEnd: 32 }} title={work?.articleName}>{work ? `预览：${work.articleName}` : '预览'}</div>}
       onCancel={onClose}
       width={960}
       destroyOnHidden
