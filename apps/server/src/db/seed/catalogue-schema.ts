@@ -295,7 +295,21 @@ function checkReferences(c: CatalogueDraft, ctx: z.RefinementCtx): void {
   });
 }
 
-export const catalogueSchema = catalogueObject.superRefine(checkReferences);
+/**
+ * The references are followed even when fields failed (a wrong type or value stops zod's refinements by
+ * default): an operator saw 4 problems, fixed them, and was shown 4 more. A file too broken to follow
+ * (not the shape the rules walk) reports its field problems alone.
+ */
+export const catalogueSchema = catalogueObject.superRefine(
+  (c, ctx) => {
+    try {
+      checkReferences(c, ctx);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+    }
+  },
+  { when: () => true },
+);
 
 export type Catalogue = z.output<typeof catalogueSchema>;
 export type CatalogueInput = z.input<typeof catalogueSchema>;

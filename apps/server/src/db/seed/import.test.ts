@@ -64,6 +64,34 @@ describe('parseCatalogueFile', () => {
     expect(r.problems.every((x) => x.message.length > 0)).toBe(true);
   });
 
+  it('names the broken references too when a field has the wrong type or value (they came only once those were fixed)', () => {
+    const bad = demoJson() as unknown as {
+      products: Array<Record<string, unknown> & { skus: Array<Record<string, unknown> & { options: unknown[] }> }>;
+      prices: Array<Record<string, unknown> & { customerPrices?: Array<Record<string, unknown>> }>;
+    };
+    const p = bad.products;
+    p[0]!.priceBasis = 'per-sheet';
+    p[1]!.name = '';
+    p[2]!.categoryKey = 'no-such-category';
+    p[5]!.number = p[4]!.number;
+    bad.prices[0]!.amount = '八毛';
+    bad.prices[1]!.sku = 'NO-SUCH-SKU';
+    const r = parseCatalogueFile(JSON.stringify(bad));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((x) => x.path)).toEqual(expect.arrayContaining([
+      'products[0].priceBasis', 'products[1].name', 'prices[0].amount',
+      'products[2].categoryKey', 'products[5].number', 'prices[1].sku',
+    ]));
+  });
+
+  it('reports only the field problems of a file too broken for its references to be followed', () => {
+    const r = parseCatalogueFile(JSON.stringify({ categories: 'none', products: [{ number: 7, skus: 'x' }], prices: {} }));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((x) => x.path)).toEqual(expect.arrayContaining(['categories', 'prices']));
+  });
+
   it('reports wrong types and bad enum values by path', () => {
     const bad = demoJson() as unknown as { products: Array<{ components: Array<Record<string, unknown>>; skus: Array<Record<string, unknown>> }> };
     bad.products[0]!.components[0]!.errorType = 'inch';
