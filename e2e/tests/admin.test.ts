@@ -85,8 +85,12 @@ describe('the operator console', () => {
     const row = page.locator('.ant-table-row').filter({ hasText: numbers[0]! });
     await row.getByText('待处理').waitFor();
     await row.getByText('演示门店客户').waitFor();
+    // Its batch number, which 生产文件 按批次 takes, is in its row and on its page.
+    const batch = (await row.locator('td').nth(2).innerText()).trim();
+    expect(batch).toMatch(/^\d+$/);
     await row.getByRole('link', { name: numbers[0]! }).click();
     await page.getByRole('heading', { name: numbers[0]! }).waitFor();
+    expect(await page.getByTestId('batch-id').innerText()).toBe(batch);
     await page.getByText('张伟，13800138000，广东省深圳市南山区', { exact: false }).waitFor();
     await page.getByTestId('price-basis').getByText('1张 × ¥0.68', { exact: true }).waitFor();
     // The thumbnail is a real picture loaded through its signed link.

@@ -244,7 +244,7 @@ describe('upload and parsing', () => {
     const text = await dialog.locator('.ant-modal-title').evaluate((el) => {
       const box = (el.firstElementChild ?? el) as HTMLElement;
       const r = box.getBoundingClientRect();
-      return { right: r.right - parseFloat(getComputedStyle(box).paddingRight), height: r.height };
+      return { right: r.right - parseFloat((getComputedStyle(box) as unknown as { paddingRight: string }).paddingRight), height: r.height };
     });
     const close = await dialog.locator('.ant-modal-close').boundingBox();
     expect(text.right).toBeLessThanOrEqual(close!.x);

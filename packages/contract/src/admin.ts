@@ -39,6 +39,8 @@ export const AdminOrderRow = z.object({
   articleName: z.string(), productId: z.number().int(), productName: z.string(), sku: z.string(), quantity: z.number().int(),
   pageCount: z.number().int(), amount: z.number(), status: z.enum(ORDER_STATUSES), statusText: z.string(),
   carrier: z.string().nullable(), trackingNumber: z.string().nullable(), createdAt: z.string(),
+  /** The batch the order was placed in (生产文件 按批次 takes it). */
+  batchId: z.number().int(),
 });
 export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
 

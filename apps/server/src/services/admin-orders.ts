@@ -23,7 +23,7 @@ export function createAdminOrderService(deps: { db: Db; status: OrderStatusServi
     id: salesOrders.id, salesOrderNumber: salesOrders.salesOrderNumber, hubId: salesOrders.hubId, hubName: customerHubs.name,
     customerName: customers.name, articleName: salesOrders.articleName, productId: salesOrders.productId, productName: salesOrders.productName,
     sku: salesOrders.sku, quantity: salesOrders.quantity, pageCount: salesOrders.pageCount, amount: salesOrders.amount, status: salesOrders.status,
-    carrier: salesOrders.carrier, trackingNumber: salesOrders.trackingNumber, createdAt: salesOrders.createdAt,
+    carrier: salesOrders.carrier, trackingNumber: salesOrders.trackingNumber, createdAt: salesOrders.createdAt, batchId: salesOrders.batchId,
   };
   const rowOut = (r: { amount: string; createdAt: Date; status: AdminOrderRow['status'] } & Omit<AdminOrderRow, 'amount' | 'createdAt' | 'statusText'>): AdminOrderRow =>
     ({ ...r, amount: Number(r.amount), createdAt: r.createdAt.toISOString(), statusText: ORDER_STATUS_TEXT[r.status] });

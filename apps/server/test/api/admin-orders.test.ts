@@ -72,6 +72,9 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     const page0 = await json<AdminOrderRow[]>(all);
     expect(page0.map((o) => o.salesOrderNumber)).toEqual([other, lowRes]);
     expect(page0[0]).toMatchObject({ hubId: 2, hubName: '分批收货客户', status: 'pending', statusText: '待处理', productName: '5寸照片冲印', quantity: 2 });
+    // The batch number the production zips take (it was shown nowhere: the operator check from another PC).
+    expect(page0.map((o) => o.batchId)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(new Set(page0.map((o) => o.batchId)).size).toBe(2);
     const page1 = await json<AdminOrderRow[]>(await t.call('GET', '/api/admin/orders?page=1&size=2', { token: op }));
     expect(page1.map((o) => o.salesOrderNumber)).toEqual([sharp5]);
 

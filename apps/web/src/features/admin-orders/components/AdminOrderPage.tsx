@@ -55,6 +55,7 @@ export function AdminOrderPage() {
           { key: 'hub', label: '客户中心', children: o.hubName },
           { key: 'customer', label: '客户', children: o.customerName },
           { key: 'created', label: '下单时间', children: time(o.createdAt) },
+          { key: 'batch', label: '批次号', children: <span data-testid="batch-id">{o.batchId}</span> },
           { key: 'article', label: '作品', children: o.articleName },
           { key: 'product', label: '产品', children: o.productName },
           { key: 'sku', label: 'SKU', children: o.sku },

@@ -11,6 +11,7 @@ import { StatusTag, money } from './status.tsx';
 const columns: TableColumnsType<AdminOrderRow> = [
   { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 200, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
   { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+  { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 80 },
   { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150 },
   { title: '作品', dataIndex: 'articleName', key: 'article', width: 160 },
   { title: '产品', key: 'product', width: 180, render: (_: unknown, o) => (
