@@ -73,6 +73,8 @@ describe('console: webhooks and files for the press', () => {
       await page.reload();
       await page.getByRole('cell', { name: so }).waitFor();
       await page.getByRole('row').filter({ hasText: so }).getByText('已送达').waitFor();
+      // The event in Chinese, its type beside it (it showed order.created alone).
+      expect(await page.getByRole('row').filter({ hasText: so }).getByRole('cell').nth(2).innerText()).toMatch(/^新订单\s+order\.created$/);
       // The saved endpoint is shown again after a reload.
       await expect.poll(() => page.getByLabel('接收地址（URL）').inputValue()).toBe(receiverUrl);
       await shot(page, 'admin-webhooks');

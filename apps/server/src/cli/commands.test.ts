@@ -44,7 +44,7 @@ describe('command-line tools', () => {
     expect(out.join()).toContain('客户中心 2（新建）');
     expect(await run(runAddCustomer, ['--hub', '1', '--login', 'demo2', '--password', 'another'])).toBe(0);
     expect(await run(runAddCustomer, ['--hub', '1', '--login', 'demo', '--password', 'xxxx'])).toBe(1);
-    expect(err.join()).toContain('登录名已存在: demo');
+    expect(err.join()).toContain('登录名已存在：demo');
     expect(await run(runAddCustomer, ['--hub', '99', '--login', 'x9', '--password', 'xxxx'])).toBe(1);
     expect(await run(runAddCustomer, ['--login', 'x9'])).toBe(2);
     expect(await run(runAddCustomer, ['--hub', '1', '--login', 'x9', '--password', 'pw12', '--bogus'])).toBe(2);

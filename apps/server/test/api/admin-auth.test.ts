@@ -67,7 +67,7 @@ describe.each(DB_KINDS)('operator role on %s', (kind) => {
     expect(await runAddOperator(['printer2', 'secret2'], deps)).toBe(0);
     expect(out.at(-1)).toMatch(/已添加操作员 printer2/);
     expect(await runAddOperator(['demo', 'secret2'], deps)).toBe(1);
-    expect(out.at(-1)).toBe('登录名已存在: demo');
+    expect(out.at(-1)).toBe('登录名已存在：demo');
     expect(await runAddOperator(['printer2'], deps)).toBe(2);
     const token = await t.login('printer2', 'secret2');
     expect((await t.call('GET', '/api/admin/hubs', { token })).status).toBe(200);

@@ -39,7 +39,7 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect(login).toMatchObject({ login: 'carol', hubId: hub.id, customerName: '登录测试客户', disabled: false });
     const taken = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'operator', password: 'xxxx' } });
     expect(taken.status).toBe(409);
-    expect((await json<{ message: string }>(taken)).message).toBe('登录名已存在: operator');
+    expect((await json<{ message: string }>(taken)).message).toBe('登录名已存在：operator');
     const short = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'dave', password: 'x' } });
     expect(short.status).toBe(422);
     expect((await json<{ message: string }>(short)).message).toBe('密码至少 4 个字符');

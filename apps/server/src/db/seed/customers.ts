@@ -61,7 +61,7 @@ export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddC
     return await db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.login, login));
       const [operator] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.login, login));
-      if (taken || operator) throw new AddCustomerError(`登录名已存在: ${login}`);
+      if (taken || operator) throw new AddCustomerError(`登录名已存在：${login}`);
 
       let hubId: number;
       let hubName: string;

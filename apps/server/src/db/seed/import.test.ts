@@ -23,6 +23,11 @@ function parseOk(data: unknown) {
 }
 
 describe('parseCatalogueFile', () => {
+  it('says where a file stops being JSON, by line and column', () => {
+    const r = parseCatalogueFile('{\n  "products": [\n    {name: 1}\n]}');
+    expect(r.ok ? '' : r.problems[0]!.message).toMatch(/^不是有效的 JSON：第3行第6列附近有错误（.+）$/);
+  });
+
   it('accepts the demo catalogue', () => {
     const r = parseCatalogueFile(demoText);
     expect(r.ok).toBe(true);

@@ -68,6 +68,20 @@ export function validateCatalogue(data: unknown): ParseCatalogueResult {
   return parsed.success ? { ok: true, catalogue: parsed.data } : { ok: false, problems: problemsOf(parsed.error) };
 }
 
+/**
+ * Where JSON.parse stopped, as an editor shows it (line and column), with V8's own words after it: it
+ * says only "at position 33".
+ */
+function jsonProblem(text: string, e: unknown): string {
+  const detail = e instanceof Error ? e.message : String(e);
+  const at = /at position (\d+)/.exec(detail);
+  if (!at) return `不是有效的 JSON：${detail}`;
+  const before = text.replace(/^\uFEFF/, '').slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `不是有效的 JSON：第${line}行第${column}列附近有错误（${detail}）`;
+}
+
 /** Reads the text of a catalogue file: the catalogue, or every problem found (not only the first). */
 export function parseCatalogueFile(jsonText: string): ParseCatalogueResult {
   let data: unknown;
@@ -75,7 +89,7 @@ export function parseCatalogueFile(jsonText: string): ParseCatalogueResult {
     // Editors on Windows often save UTF-8 with a byte order mark, which JSON.parse refuses.
     data = JSON.parse(jsonText.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return { ok: false, problems: [{ path: '', message: `不是有效的 JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+    return { ok: false, problems: [{ path: '', message: jsonProblem(jsonText, e) }] };
   }
   return validateCatalogue(data);
 }

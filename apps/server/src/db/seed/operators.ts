@@ -14,7 +14,7 @@ export async function addOperator(db: Db, input: { login: string; password: stri
   return db.transaction(async (tx) => {
     const [customer] = await tx.select({ id: users.id }).from(users).where(eq(users.login, login));
     const [operator] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.login, login));
-    if (customer || operator) throw new AddCustomerError(`登录名已存在: ${login}`);
+    if (customer || operator) throw new AddCustomerError(`登录名已存在：${login}`);
     const [row] = await tx.insert(operators).values({ login, passwordHash }).returning({ id: operators.id });
     if (!row) throw new Error('insert returned no row');
     return { id: row.id, login };

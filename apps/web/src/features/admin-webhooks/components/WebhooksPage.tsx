@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
-import type { WebhookDelivery } from '@portal/contract/admin-webhooks';
+import { WEBHOOK_EVENT_TEXT, type WebhookDelivery } from '@portal/contract/admin-webhooks';
 import { errorMessage } from '../../../lib/http.ts';
 import { useDeliveries } from '../api/deliveries.ts';
 import { useSaveEndpoint, useWebhookEndpoint } from '../api/endpoint.ts';
@@ -98,8 +98,9 @@ export function WebhooksPage() {
           }}
           columns={[
             { title: '时间', dataIndex: 'createdAt', render: time },
-            { title: '事件', dataIndex: 'eventType' },
-            { title: '订单号', dataIndex: 'salesOrderNumber' },
+            { title: '事件', dataIndex: 'eventType', render: (v: string) => <>{WEBHOOK_EVENT_TEXT[v] ?? v} <Typography.Text type="secondary" style={{ fontSize: 12 }}>{v}</Typography.Text></> },
+            // An order number on one line.
+            { title: '订单号', dataIndex: 'salesOrderNumber', render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{v ?? '—'}</span> },
             { title: '状态', dataIndex: 'status', render: (s: WebhookDelivery['status']) => <Tag color={STATUS[s].color}>{STATUS[s].text}</Tag> },
             { title: '尝试次数', dataIndex: 'attempts' },
             { title: '最后状态码', dataIndex: 'lastStatusCode', render: (v: number | null) => v ?? '—' },
