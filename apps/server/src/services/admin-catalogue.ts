@@ -14,15 +14,20 @@ export function createAdminCatalogueService(db: Db, dirs: { templatesDir: string
     async import(jsonText: string, opts: { dryRun: boolean; prune: boolean }) {
       const parsed = parseCatalogueFile(jsonText);
       if (!parsed.ok) throw refused(parsed.problems);
-      if (opts.dryRun) return { imported: false, summary: [`共 ${parsed.catalogue.products.length} 个产品，格式正确`] };
       try {
+        // A check (dryRun) runs the import and rolls it back: it says what the import would change, products
+        // left out and cancelled included (it said only 共 8 个产品，格式正确: the operator check from another PC).
         const summary = await importCatalogue(db, parsed.catalogue, {
+          dryRun: opts.dryRun,
           templatesSourceDir: dirs.templatesDir, templatesDir: dirs.templatesDir, storedTemplatesOnly: true,
           // Pictures named by a relative path must already be among the shop's pictures; URLs are kept as given.
           imagesSourceDir: dirs.imagesDir, imagesDir: dirs.imagesDir,
           source: 'console upload', prune: opts.prune,
         });
-        return { imported: true, summary: formatSummary(summary).map((l) => l.trim()) };
+        const lines = formatSummary(summary).map((l) => l.trim());
+        return opts.dryRun
+          ? { imported: false, summary: [`格式正确，共 ${parsed.catalogue.products.length} 个产品。导入将：`, ...lines] }
+          : { imported: true, summary: lines };
       } catch (e) {
         if (e instanceof CatalogueImportError) throw refused(e.problems);
         throw e;

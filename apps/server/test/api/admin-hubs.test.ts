@@ -115,7 +115,21 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
 
     const dry = await send(JSON.stringify(good), '?dryRun=true');
     expect(dry.status).toBe(200);
-    expect(await json(dry)).toMatchObject({ imported: false });
+    expect(await json(dry)).toMatchObject({ imported: false, summary: expect.arrayContaining([expect.stringMatching(/^产品: \d+（新增 0，更新 0，删除或取消 0）$/)]) });
+
+    // 检查 says what 导入 would change, and changes nothing (it said only 共 N 个产品，格式正确).
+    type Cat = { products: Array<{ skus: Array<{ number: string }> }>; prices: Array<{ sku: string; retail: number }> };
+    const cheaper = structuredClone(good) as unknown as Cat;
+    cheaper.prices[0]!.retail = 0.79;
+    const priceLine = async (body: unknown, q: string) => (await json<{ summary: string[] }>(await send(JSON.stringify(body), q))).summary.find((l) => l.startsWith('价格'));
+    expect(await priceLine(cheaper, '?dryRun=true')).toMatch(/^价格: \d+（新增 0，更新 1，删除或取消 0）$/);
+    expect(await priceLine(cheaper, '?dryRun=true')).toMatch(/（新增 0，更新 1，/);
+    // A product left out of a file imported with prune is named as cancelled.
+    const fewer = structuredClone(good) as unknown as Cat;
+    const gone = new Set(fewer.products.pop()!.skus.map((s) => s.number));
+    fewer.prices = fewer.prices.filter((p) => !gone.has(p.sku));
+    const pruned = await json<{ summary: string[] }>(await send(JSON.stringify(fewer), '?dryRun=true&prune=true'));
+    expect(pruned.summary.find((l) => l.startsWith('产品'))).toMatch(/删除或取消 1）$/);
     // Re-importing the shop's own catalogue (its templates are already in the store) changes nothing.
     const same = await send(`\uFEFF${JSON.stringify(good)}`);
     expect(same.status).toBe(200);

@@ -112,7 +112,16 @@ export type ImportOptions = {
    * for its product (from an earlier import), instead of in templatesSourceDir.
    */
   storedTemplatesOnly?: boolean | undefined;
+  /** Do everything in the transaction, then roll it back: the summary says what an import would change. */
+  dryRun?: boolean | undefined;
 };
+
+/** Ends a dry run's transaction with its summary: the rollback is the point. */
+class DryRunDone extends Error {
+  constructor(readonly summary: ImportSummary) {
+    super('dry run');
+  }
+}
 
 export type EntityCounts = { total: number; created: number; updated: number; removed: number };
 export type ImportSummary = {
@@ -267,7 +276,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     if (problems.length) throw new CatalogueImportError(problems);
 
     let copied = 0;
-    for (const c of files.copies) if (await copyIfChanged(c)) copied += 1;
+    if (!options.dryRun) for (const c of files.copies) if (await copyIfChanged(c)) copied += 1;
 
     const summary: ImportSummary = {
       categories: counts(), products: counts(), components: counts(), papers: counts(), operations: counts(),
@@ -542,7 +551,11 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     summary.prices.removed = gonePrices.length;
 
     await tx.insert(catalogueImports).values({ source: options.source ?? catalogue.name ?? 'catalogue' });
+    if (options.dryRun) throw new DryRunDone(summary);
     return summary;
+  }).catch((e: unknown) => {
+    if (e instanceof DryRunDone) return e.summary;
+    throw e;
   });
 }
 
