@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths } from './production.ts';
+import { csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
 
 describe('zip entry names', () => {
   it('replaces what Windows refuses and drops trailing dots and spaces', () => {
@@ -49,6 +49,10 @@ describe('manifest CSV', () => {
 
 describe('shop day', () => {
   it('is the day in China Standard Time', () => {
+    // A zip entry's wall-clock time is the shop's (UTC+8) whatever the server's zone: the zip writer reads
+    // the local hours, which here give 17:09 for an order placed at 09:09 UTC.
+    const filed = zipTimeOf(new Date('2026-11-29T09:09:00Z'));
+    expect([filed.getFullYear(), filed.getMonth() + 1, filed.getDate(), filed.getHours(), filed.getMinutes()]).toEqual([2026, 11, 29, 17, 9]);
     expect(shopDay('2026-03-01')).toEqual({ from: new Date('2026-02-28T16:00:00Z'), to: new Date('2026-03-01T16:00:00Z') });
     expect(shopDay('2026-02-31')).toBeNull();
   });

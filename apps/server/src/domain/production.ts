@@ -67,6 +67,16 @@ export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyA
   return `\uFEFF${[header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
+/**
+ * A zip entry's time for `at` as the shop's clock reads it (UTC+8). A zip stores a wall-clock time without
+ * a zone, and the zip writer takes the server's own zone: on a server in UTC an order placed at 17:09 in the
+ * shop was filed at 09:09 (operator check from another PC).
+ */
+export function zipTimeOf(at: Date): Date {
+  const serverOffsetMinutes = -at.getTimezoneOffset();
+  return new Date(at.getTime() + (8 * 60 - serverOffsetMinutes) * 60_000);
+}
+
 /** The start and end (exclusive) of a shop's day, YYYY-MM-DD in China Standard Time (UTC+8, no daylight saving). */
 export function shopDay(day: string): { from: Date; to: Date } | null {
   const from = new Date(`${day}T00:00:00+08:00`);

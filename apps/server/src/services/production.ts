@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type ProductionSelection } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, salesOrders, storedFiles } from '../db/schema/index.ts';
-import { csvText, NAME_LIMITS, orderFolder, safeName, shopDay, uniquePaths } from '../domain/production.ts';
+import { csvText, NAME_LIMITS, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { renderJobTicket, type TicketInfo } from '../media/job-ticket.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -194,7 +194,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       const manifest: Array<Array<string | number>> = [];
 
       for (const o of orders) {
-        const mtime = o.createdAt;
+        const mtime = zipTimeOf(o.createdAt);
         zip.addReadStreamLazy(tickets.get(o.salesOrderNumber)!, { mtime, compress: true }, (cb) => {
           componentsOf(o).then((comps) => ticketOf(o, files, comps, hubNames.get(o.hubId) ?? ''))
             .then((info) => renderJobTicket(info, fontPath))
@@ -215,7 +215,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
         }
       }
       // Reached when every file before it was written whole: the manifest lists them all, hashes included.
-      zip.addReadStreamLazy('manifest.csv', { mtime: new Date(), compress: true }, (cb) => {
+      zip.addReadStreamLazy('manifest.csv', { mtime: zipTimeOf(new Date()), compress: true }, (cb) => {
         cb(null, Readable.from([Buffer.from(csvText(MANIFEST_COLUMNS, manifest), 'utf8')]));
       });
       // A file that fails while being read (a disk error) ends the download, which the browser shows as failed.
