@@ -169,5 +169,12 @@ describe('the operator console', () => {
     await page.getByText(/^目录文件有 \d+ 个问题，未导入$/).waitFor();
     await page.getByTestId('catalogue-problems').getByText('products[0].name').waitFor();
     await shot(page, 'admin-catalogue-problems');
+
+    // An address the console does not have: its 404 in the console's frame, back to its orders.
+    await page.goto(`${server.url}/admin/no-such-page`);
+    await page.getByText('您访问的页面不存在').waitFor();
+    await page.getByRole('link', { name: '客户中心' }).waitFor();
+    await page.getByRole('link', { name: '返回订单' }).click();
+    await page.waitForURL('**/admin/orders');
   });
 });

@@ -15,6 +15,7 @@ const BatchUploadRoute = lazyPage(() => import('./routes/batch-upload.tsx'), 'Ba
 const Payment1Route = lazyPage(() => import('./routes/payment1.tsx'), 'Payment1Route');
 const OrdersRoute = lazyPage(() => import('./routes/orders.tsx'), 'OrdersRoute');
 const NotFoundRoute = lazyPage(() => import('./routes/not-found.tsx'), 'NotFoundRoute');
+const ConsoleNotFoundRoute = lazyPage(() => import('./routes/not-found.tsx'), 'ConsoleNotFoundRoute');
 const AdminLayout = lazyPage(() => import('../features/admin-layout/lazy.ts'), 'AdminLayout');
 const AdminOrdersPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrdersPage');
 const AdminOrderPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrderPage');
@@ -75,6 +76,7 @@ export const router = createBrowserRouter([
               { path: 'catalogue', handle: handle('产品目录导入 - 操作台'), element: <CatalogueImportPage /> },
               { path: 'production', handle: handle('生产文件 - 操作台'), element: <ProductionPage /> },
               { path: 'webhooks', handle: handle('Webhook - 操作台'), element: <WebhooksPage /> },
+              { path: '*', handle: handle('页面不存在 - 操作台'), element: <ConsoleNotFoundRoute /> },
             ],
           },
         ],

@@ -47,7 +47,7 @@ export function LoginPage() {
           {PORTAL_NAME}
         </Typography.Title>
         <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-          客户登录
+          客户与印刷厂员工登录
         </Typography.Paragraph>
         <Form<Credentials>
           layout="vertical"
