@@ -60,6 +60,33 @@ describe('login and the batch upload page', () => {
     }
   });
 
+  it('a login disabled while its page is open lands on /login saying why', async () => {
+    const api = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      expect(res.status, path).toBe(200);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const op = (await api('/api/authenticate', { method: 'POST', body: { username: 'operator', password: 'operator' } })).id_token as string;
+    const added = await api('/api/admin/hubs/1/logins', { method: 'POST', token: op, body: { login: 'dave', password: 'dave1' } });
+    const { context, page } = await newPage(browser);
+    try {
+      await login(page, server.url, 'dave', 'dave1');
+      await page.waitForURL('**/batch-upload');
+      await api(`/api/admin/logins/${String(added.id)}/disabled`, { method: 'POST', token: op, body: { disabled: true } });
+      // The next call is refused: the page says why on /login (it went there without a word).
+      await page.reload();
+      await page.waitForURL('**/login');
+      await page.getByTestId('login-reason').getByText('该账号已停用，请联系印刷厂').waitFor();
+      await shot(page, 'login-disabled-reason');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('/batch-upload without a token lands on /login', async () => {
     const { context, page } = await newPage(browser);
     try {

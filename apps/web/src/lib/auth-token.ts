@@ -20,6 +20,29 @@ export function setToken(token: string): void {
   localStorage.setItem(TOKEN_KEY, token);
 }
 
-export function clearToken(): void {
+/** Why the server last refused the token, kept for the login page (this tab only). */
+const REFUSAL_KEY = 'portal-login-refusal';
+
+/**
+ * Forgets the token. `refusal`: the server's reason when it refused the token (该账号已停用，请联系印刷厂), which
+ * the login page shows: a customer disabled with the page open was sent there without a word.
+ */
+export function clearToken(refusal?: string): void {
   localStorage.removeItem(TOKEN_KEY);
+  try {
+    if (refusal) sessionStorage.setItem(REFUSAL_KEY, refusal);
+  } catch {
+    // No storage (a locked-down browser): the login page just says nothing.
+  }
+}
+
+/** The reason kept by clearToken, if any; `forget` drops it (the login page, once shown). */
+export function tokenRefusal(forget = false): string | null {
+  try {
+    const reason = sessionStorage.getItem(REFUSAL_KEY);
+    if (forget) sessionStorage.removeItem(REFUSAL_KEY);
+    return reason;
+  } catch {
+    return null;
+  }
 }

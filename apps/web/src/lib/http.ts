@@ -166,7 +166,7 @@ export async function request<T>(
   if (!res.ok) {
     const message = serverMessage(body) ?? MSG.networkError;
     if (res.status === 401 && token) {
-      clearToken();
+      clearToken(message);
       hooks.onUnauthorized();
       throw new ApiError(401, message, body, res.headers, true);
     }
@@ -262,7 +262,7 @@ export function postFormWithProgress<T>(path: string, form: FormData, options: U
       if (xhr.status < 200 || xhr.status >= 300) {
         const message = serverMessage(body) ?? MSG.networkError;
         if (xhr.status === 401 && token) {
-          clearToken();
+          clearToken(message);
           hooks.onUnauthorized();
           reject(new ApiError(401, message, body, headers, true));
         } else if (xhr.status >= 500) reject(fail(new ApiError(xhr.status, message, body, headers)));

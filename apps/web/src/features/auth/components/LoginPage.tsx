@@ -1,8 +1,9 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { setToken } from '../../../lib/auth-token.ts';
+import { setToken, tokenRefusal } from '../../../lib/auth-token.ts';
 import { PORTAL_NAME } from '../../../lib/brand.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { accountQueryKey, getAccount, isOperator } from '../api/account.ts';
@@ -23,6 +24,9 @@ export function LoginPage() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const authenticate = useAuthenticate();
+  // Why the server refused the last token (该账号已停用…), shown once.
+  const [refusal] = useState(() => tokenRefusal());
+  useEffect(() => void tokenRefusal(true), []);
 
   const onFinish = (credentials: Credentials) => {
     authenticate.mutate(credentials, {
@@ -62,6 +66,7 @@ export function LoginPage() {
           <Form.Item label="密码" name="password" rules={[{ required: true, message: '请输入密码' }]}>
             <Input.Password name="password" autoComplete="current-password" prefix={<LockOutlined />} />
           </Form.Item>
+          {!authenticate.isError && refusal && <Alert type="warning" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="login-reason" />}
           {authenticate.isError && (
             <Alert type="error" showIcon title={errorMessage(authenticate.error)} style={{ marginBottom: 16 }} />
           )}
