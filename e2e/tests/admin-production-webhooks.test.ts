@@ -75,6 +75,10 @@ describe('console: webhooks and files for the press', () => {
       await page.getByRole('row').filter({ hasText: so }).getByText('已送达').waitFor();
       // The event in Chinese, its type beside it (it showed order.created alone).
       expect(await page.getByRole('row').filter({ hasText: so }).getByRole('cell').nth(2).innerText()).toMatch(/^新订单\s+order\.created$/);
+      // The whole order number fits its cell (its last digits were cut off under the next column).
+      const soCell = page.getByRole('row').filter({ hasText: so }).getByRole('cell').nth(3);
+      expect(await soCell.innerText()).toBe(so);
+      expect(await soCell.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
       // The saved endpoint is shown again after a reload.
       await expect.poll(() => page.getByLabel('接收地址（URL）').inputValue()).toBe(receiverUrl);
       await shot(page, 'admin-webhooks');

@@ -48,7 +48,8 @@ const TYPE_NAMES: Record<SniffedType, [string, string]> = { jpeg: ['JPEG图片',
 function wrongType(type: SniffedType | null): string {
   if (!type) return `${MSG.wrongFileType}（文件内容与扩展名不符）`;
   const [name, ext] = TYPE_NAMES[type];
-  return `${MSG.wrongFileType}（文件内容与扩展名不符：内容是${name}，请把扩展名改为${ext}后重新上传）`;
+  // Not 只能上传…: the type is one the shop takes, only its name is wrong.
+  return `文件内容与扩展名不符：内容是${name}，请把扩展名改为${ext}后重新上传`;
 }
 /** A full disk is the shop's problem, not the file's: 507, in the upload's refusal shape. */
 function diskFull(err: unknown): unknown {

@@ -13,7 +13,8 @@ const columns: TableColumnsType<AdminOrderRow> = [
   { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
   { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 80 },
   { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150 },
-  { title: '作品', dataIndex: 'articleName', key: 'article', width: 160 },
+  // One line, the whole name on hover: an 80-character name made its row eight lines tall.
+  { title: '作品', dataIndex: 'articleName', key: 'article', width: 160, ellipsis: { showTitle: true } },
   { title: '产品', key: 'product', width: 180, render: (_: unknown, o) => (
     <Flex vertical gap={0}>
       <Typography.Text>{o.productName}</Typography.Text>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { WEBHOOK_EVENT_TEXT, type WebhookDelivery } from '@portal/contract/admin-webhooks';
 import { errorMessage } from '../../../lib/http.ts';
 import { useDeliveries } from '../api/deliveries.ts';
@@ -97,13 +97,16 @@ export function WebhooksPage() {
             ),
           }}
           columns={[
-            { title: '时间', dataIndex: 'createdAt', render: time },
-            { title: '事件', dataIndex: 'eventType', render: (v: string) => <>{WEBHOOK_EVENT_TEXT[v] ?? v} <Typography.Text type="secondary" style={{ fontSize: 12 }}>{v}</Typography.Text></> },
-            // An order number on one line.
-            { title: '订单号', dataIndex: 'salesOrderNumber', render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{v ?? '—'}</span> },
-            { title: '状态', dataIndex: 'status', render: (s: WebhookDelivery['status']) => <Tag color={STATUS[s].color}>{STATUS[s].text}</Tag> },
-            { title: '尝试次数', dataIndex: 'attempts' },
-            { title: '最后状态码', dataIndex: 'lastStatusCode', render: (v: number | null) => v ?? '—' },
+            { title: '时间', dataIndex: 'createdAt', width: 170, render: time },
+            // The event in Chinese over its type (the type on a line of its own: it wrapped mid-word beside it).
+            { title: '事件', dataIndex: 'eventType', width: 170, render: (v: string) => (
+              <Flex vertical gap={0}>{WEBHOOK_EVENT_TEXT[v] ?? v}<Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{v}</Typography.Text></Flex>
+            ) },
+            // The whole order number: its last digits tell orders apart (a narrow cell cut them off under the next column).
+            { title: '订单号', dataIndex: 'salesOrderNumber', width: 200, render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{v ?? '—'}</span> },
+            { title: '状态', dataIndex: 'status', width: 80, render: (s: WebhookDelivery['status']) => <Tag color={STATUS[s].color}>{STATUS[s].text}</Tag> },
+            { title: '尝试次数', dataIndex: 'attempts', width: 80 },
+            { title: '最后状态码', dataIndex: 'lastStatusCode', width: 90, render: (v: number | null) => v ?? '—' },
             { title: '错误', dataIndex: 'lastError', ellipsis: true, render: (v: string | null) => v ?? '—' },
             { title: '下次重试', dataIndex: 'nextAttemptAt', render: time },
             { title: 'webhook-id', dataIndex: 'webhookId', ellipsis: true },
