@@ -9,14 +9,14 @@
  * a PostgreSQL database of its own, whose 6寸 component the test sets so, as the shop's catalogue would.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shot } from '../support/browser.ts';
-import { afterStep, leaveOrderPage, openOrderPage, rowOf, rowsOf, toast } from '../support/ordering.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForChecked } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
 import { labelledJpeg } from '../support/upload-fixtures.ts';
@@ -146,21 +146,42 @@ describe('批量修复 of the checked rows', () => {
     await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
     await preview.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
     await preview.waitFor({ state: 'hidden' });
+
+    // After 完成 a fix can still be undone: in 文件详情, per file (小且低清 is still warned, so it has an entry)…
+    await page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name: '小且低清' }).getByRole('button', { name: '查看详情' }).click();
+    const detail = page.getByRole('dialog', { name: '文件详情' });
+    await detail.getByRole('button', { name: '撤销修复' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '撤销' }).click();
+    await toast(page, '已撤销修复，恢复为原文件');
+    await rowOf(page, '小且低清').getByText('异常', { exact: true }).waitFor();
+    await expect.poll(() => detail.getByRole('button', { name: '撤销修复' }).count()).toBe(0);
+    await detail.locator('.ant-modal-footer').getByRole('button', { name: '返回' }).click();
+    await detail.waitFor({ state: 'hidden' });
+    // …and for checked rows with nothing left to fix, through 批量修复.
+    for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
+    await rowOf(page, '偏小照片').getByRole('checkbox').check();
+    await page.getByRole('button', { name: '批量修复' }).click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.getByText('其中1个文件是修复后的文件').waitFor();
+    await shot(page, 'bulk-fix-undo-later');
+    await confirm.getByRole('button', { name: '撤销修复' }).click();
+    await toast(page, '已撤销1个修复');
+    await rowOf(page, '偏小照片').getByText('异常', { exact: true }).waitFor();
   });
 
   it('a fix undone after 文件检查 had emptied lists the file there again', async () => {
     // The only failing file: fixed, 文件检查 empties; undone, its entry must come back where it can be opened.
-    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '偏小照片.jpg'));
-    // The first test left a row of that name: this one is the newest, the last.
-    await expect.poll(() => rowsOf(page, '偏小照片').count()).toBe(2);
-    const row = rowsOf(page, '偏小照片').last();
+    await copyFile(join(dir, '偏小照片.jpg'), join(dir, '单独一张.jpg'));
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '单独一张.jpg'));
+    const row = rowOf(page, '单独一张');
+    await row.waitFor();
     for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
     await row.getByRole('checkbox').check();
     await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
     await row.getByText('异常', { exact: true }).waitFor();
     const list = page.getByRole('list', { name: '文件检查' });
     // The other entries (the first test's) go, one at a time.
-    const others = list.locator('[role="listitem"]:not([aria-label="偏小照片"])');
+    const others = list.locator('[role="listitem"]:not([aria-label="单独一张"])');
     while ((await others.count()) > 0) {
       const before = await others.count();
       await others.first().getByRole('button', { name: '删除', exact: true }).click();
@@ -180,7 +201,7 @@ describe('批量修复 of the checked rows', () => {
     await row.getByText('异常', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: '完成' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const entry = list.getByRole('listitem', { name: '偏小照片' });
+    const entry = list.getByRole('listitem', { name: '单独一张' });
     await entry.getByRole('button', { name: '查看详情' }).waitFor({ timeout: 10_000 });
     expect((await entry.boundingBox())?.height ?? 0).toBeGreaterThan(20);
     await shot(page, 'bulk-fix-undone-alone');

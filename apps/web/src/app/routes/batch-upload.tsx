@@ -7,9 +7,9 @@ import { FullPageSpin } from '../../components/FullPageSpin.tsx';
 import { AddressLine, UnifiedAddressButton } from '../../features/address/index.ts';
 import { useAccount, useCustomerHub } from '../../features/auth/index.ts';
 import { isPreflightKey, useBatch, useCheckEntries, useWorks, rowByUuid } from '../../features/batch/index.ts';
-import { BulkFixActions, BulkFixButton, BulkFixHost } from '../../features/bulk-fix/index.ts';
+import { BulkFixActions, BulkFixButton, BulkFixHost, UndoFixButton } from '../../features/bulk-fix/index.ts';
 import { discardServerDraft, useServerDraft } from '../../features/draft/index.ts';
-import { checkFlowOf, CheckProgressBar, chooseProductForPreflight, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton } from '../../features/file-check/index.ts';
+import { checkFlowOf, CheckProgressBar, chooseProductForPreflight, renderCheckEntryActions, FileCheckHost, reselectProduct, SelectProductButton, type FileActionsRenderer } from '../../features/file-check/index.ts';
 import { SortPhotosButton } from '../../features/photo-sort/index.ts';
 import { revealTriage, TriageFilterBar, TriagePanel, useTriageFilter } from '../../features/triage/index.ts';
 import { DuplicateDialog, useBatchSubmit, useRestoreDraft, resetBatch } from '../../features/submit/index.ts';
@@ -55,6 +55,8 @@ const GroupFixes = memo(function GroupFixes({ group }: { group: TriageGroup }) {
   return <BulkFixActions without={NOT_IN_TRIAGE} files={files} />;
 });
 const renderGroupFixes = (group: TriageGroup) => <GroupFixes group={group} />;
+/** 文件详情's 撤销修复 for a fixed picture (features/bulk-fix), any time after 批量修复 was closed. */
+const renderFileActions: FileActionsRenderer = ({ itemPath, busy }) => <UndoFixButton filePath={itemPath} disabled={busy} />;
 
 /**
  * The order table, filtered to the triage's chosen group: a change of the filter renders the table, not
@@ -150,7 +152,7 @@ export function BatchUploadRoute() {
         <Footer submitting={submit.checking} onSubmit={() => void submit.submit()} />
       </Card>
       <DuplicateDialog {...submit.duplicateDialog} />
-      <FileCheckHost />
+      <FileCheckHost renderFileActions={renderFileActions} />
       <BulkFixHost />
     </Flex>
   );

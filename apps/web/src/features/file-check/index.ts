@@ -5,6 +5,7 @@
 export { checkFlowOf } from './check-works.ts';
 export { renderCheckEntryActions } from './components/CheckEntryActions.tsx';
 export { FileCheckHost } from './components/FileCheckHost.tsx';
+export type { FileActionsRenderer } from './components/FileDetailDialog.tsx';
 export { SelectProductButton, chooseProductForPreflight, reselectProduct } from './components/SelectProductButton.tsx';
 export { CheckProgressBar } from './components/CheckProgressBar.tsx';
 export type { CheckProgress } from './check-works.ts';

@@ -1,6 +1,10 @@
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
+import { useAccount } from '../../auth/index.ts';
 import { useBatch, type Batch } from '../../batch/index.ts';
+import { errorMessage } from '../../../lib/http.ts';
+import { fixIdOf, takeFixedWorks } from '../after-fix.ts';
+import { undoFixes } from '../api/undo-fixes.ts';
 import { openBulkFix } from '../dialog.ts';
 import { targetsOf } from '../lib/targets.ts';
 
@@ -18,10 +22,30 @@ export function openBulkFixForWorks(batch: Pick<Batch, 'worksStore'>, uuids: rea
   return true;
 }
 
-/** 批量修复 next to 选择产品: for the checked rows (请选择订单 when none is checked). */
+/**
+ * 批量修复 next to 选择产品: for the checked rows (请选择订单 when none is checked). Checked rows with nothing
+ * left to fix but fixed pictures are offered their undo: after 完成 the dialog's 撤销 is gone.
+ */
 export function BulkFixButton() {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const batch = useBatch();
+  const customerHubId = useAccount().data?.customerHubId;
+  const offerUndo = (fixIds: string[]) =>
+    modal.confirm({
+      title: '所选作品没有需要修复的文件',
+      content: `其中${fixIds.length}个文件是修复后的文件：撤销这些修复，恢复为原文件并重新校验？`,
+      okText: '撤销修复',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          const answer = await undoFixes({ fixIds });
+          await takeFixedWorks(batch, answer.works, customerHubId);
+          void message.success(`已撤销${answer.undone.length}个修复`);
+        } catch (error) {
+          void message.error(errorMessage(error));
+        }
+      },
+    });
   return (
     <Button
       onClick={() => {
@@ -29,7 +53,11 @@ export function BulkFixButton() {
         const present = new Set(rows.map((r) => r.uuid));
         const uuids = selectedKeys.filter((k) => present.has(k));
         if (uuids.length === 0) return void message.warning(MSG.selectOrder);
-        if (!openBulkFixForWorks(batch, uuids)) void message.info(NOTHING_TO_FIX);
+        if (openBulkFixForWorks(batch, uuids)) return;
+        const chosen = new Set(uuids);
+        const fixIds = rows.filter((r) => chosen.has(r.uuid)).flatMap((r) => r.files.map((f) => fixIdOf(f.filePath))).filter((id): id is string => id !== null);
+        if (fixIds.length > 0) offerUndo(fixIds);
+        else void message.info(NOTHING_TO_FIX);
       }}
     >
       批量修复

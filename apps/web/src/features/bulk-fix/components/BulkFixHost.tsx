@@ -2,7 +2,7 @@ import type { FixedWork } from '@portal/contract/bulk-fix';
 import { useCallback } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import { useBatch } from '../../batch/index.ts';
-import { checkFlowOf } from '../../file-check/index.ts';
+import { takeFixedWorks } from '../after-fix.ts';
 import { closeBulkFix, useBulkFixDialog } from '../dialog.ts';
 import { BulkFixDialog } from './BulkFixDialog.tsx';
 
@@ -16,15 +16,8 @@ export function BulkFixHost() {
   const customerHubId = useAccount().data?.customerHubId;
   const onChanged = useCallback(
     async (works: readonly FixedWork[]) => {
-      // The rows take the works' files as they are now (a fixed picture, or the original again): 预览, the draft
-      // and the order send what will be printed (预览 showed the originals after a fix: the LAN check).
-      const after = new Map(works.map((w) => [w.uuid, w.files]));
-      batch.updateWorks((row) => {
-        const files = after.get(row.uuid);
-        return files ? { files, pageCount: files.reduce((n, f) => n + f.pages, 0) } : null;
-      });
-      const uuids = works.map((w) => w.uuid);
-      if (customerHubId !== undefined && uuids.length) await checkFlowOf(batch).recheckWorks(uuids, customerHubId);
+      // 预览 showed the originals after a fix when the rows kept their old files (the LAN check).
+      await takeFixedWorks(batch, works, customerHubId);
       open?.onDone?.();
     },
     [batch, customerHubId, open],

@@ -5,7 +5,7 @@ import { ProductChooser, type ProductChoice } from '../../product-picker/index.t
 import { isPreflightKey, PREFLIGHT_PREFIX, useBatch, type PreflightChoice } from '../../batch/index.ts';
 import { checkFlowOf, type SkuChoice } from '../check-works.ts';
 import { closeFileDetail, closeProductChooser, useFileCheckDialogs } from '../dialogs.ts';
-import { FileDetailDialog } from './FileDetailDialog.tsx';
+import { FileDetailDialog, type FileActionsRenderer } from './FileDetailDialog.tsx';
 
 export function skuChoiceOf({ product, config }: ProductChoice): SkuChoice {
   return {
@@ -37,7 +37,7 @@ export function preflightChoiceOf(choice: ProductChoice, customerHubId: number):
  * which checks the works against the chosen SKU) and 文件详情. Also installs the page's toasts for
  * the check's outcomes.
  */
-export function FileCheckHost() {
+export function FileCheckHost({ renderFileActions }: { renderFileActions?: FileActionsRenderer } = {}) {
   const { message } = App.useApp();
   const customerHubId = useAccount().data?.customerHubId;
   const batch = useBatch();
@@ -72,7 +72,7 @@ export function FileCheckHost() {
           if (works.length > 0) void checkWorks(works, skuChoiceOf(choice), customerHubId);
         }}
       />
-      <FileDetailDialog workUuid={detail?.workUuid} onClose={closeFileDetail} />
+      <FileDetailDialog workUuid={detail?.workUuid} onClose={closeFileDetail} renderFileActions={renderFileActions} />
     </>
   );
 }

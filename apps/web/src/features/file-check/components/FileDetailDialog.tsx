@@ -3,7 +3,7 @@ import type { FileCheckRow } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Flex, Image, Modal, Popconfirm, Spin, Table, Tooltip, Typography, theme } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { isApiError } from '../../../lib/http.ts';
 import { useAccount } from '../../auth/index.ts';
 import { CropDialog, cropRefusal, type CropResult, type CropTarget } from '../../crop/index.ts';
@@ -58,7 +58,7 @@ function useFilePicker(onPicked: (file: File, key: string) => void) {
   return { element, pick };
 }
 
-function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onClose: () => void }) {
+function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; model: DetailModel; onClose: () => void; renderFileActions?: FileActionsRenderer | undefined }) {
   const { token } = theme.useToken();
   const { message } = App.useApp();
   const customerHubId = useAccount().data?.customerHubId;
@@ -313,7 +313,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
     {
       title: '操作',
       key: 'actions',
-      width: 220,
+      width: 300,
       // Always in view: on a screen narrower than the table, the other columns scroll under it.
       fixed: 'right',
       render: (_: unknown, row) => {
@@ -345,6 +345,7 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
                 删除
               </Button>
             </Popconfirm>
+            {renderFileActions?.({ itemPath: row.itemPath, busy: busy.has(key) })}
           </Flex>
         );
       },
@@ -407,10 +408,14 @@ function Body({ work, model, onClose }: { work: WorkRow; model: DetailModel; onC
   );
 }
 
+/** More actions for one file of the dialog (the page adds 撤销修复 of features/bulk-fix for a fixed picture). */
+export type FileActionsRenderer = (file: { itemPath: string; busy: boolean }) => ReactNode;
+
 export interface FileDetailDialogProps {
   /** The work whose check is shown; the dialog is closed when undefined. */
   workUuid: string | undefined;
   onClose: () => void;
+  renderFileActions?: FileActionsRenderer | undefined;
 }
 
 /**
@@ -418,7 +423,7 @@ export interface FileDetailDialogProps {
  * 删除. What it shows is the check's answer kept with the work's entry (or row): a change made here
  * is written back there at once, so the page and a reopened dialog agree.
  */
-export function FileDetailDialog({ workUuid, onClose }: FileDetailDialogProps) {
+export function FileDetailDialog({ workUuid, onClose, renderFileActions }: FileDetailDialogProps) {
   const work = useWorks(useMemo(() => selectWorkByUuid(workUuid ?? ''), [workUuid]));
   const entryDetail = useCheckEntries((s) => (workUuid ? s.byId[checkEntryIdOf(workUuid)]?.messageDetail : undefined));
   const source = entryDetail ?? work?.checkResult;
@@ -434,7 +439,7 @@ export function FileDetailDialog({ workUuid, onClose }: FileDetailDialogProps) {
       destroyOnHidden
       footer={<Button onClick={onClose}>返回</Button>}
     >
-      {work && model && <Body work={work} model={model} onClose={onClose} />}
+      {work && model && <Body work={work} model={model} onClose={onClose} renderFileActions={renderFileActions} />}
     </Modal>
   );
 }
