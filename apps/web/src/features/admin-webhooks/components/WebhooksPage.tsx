@@ -51,6 +51,8 @@ export function WebhooksPage() {
           <Space>
             <Button type="primary" htmlType="submit" loading={save.isPending}>保存</Button>
             <Popconfirm
+              // From the button's left edge: centred, the wide box met the window's edge (LAN re-check).
+              placement="topLeft"
               title="重新生成签名密钥？"
               description="之后的投递（包括重试）都用新密钥签名，ERP 须同时改用新密钥验证。"
               okText="重新生成"
