@@ -21,6 +21,8 @@ export function RootRoute() {
   useEffect(() => {
     configureHttp({
       onUnauthorized: () => {
+        // The page's toasts were about a batch the login page does not show (they stayed over it).
+        message.destroy();
         void Promise.resolve(navigate('/login', { replace: true })).then(() => queryClient.clear());
       },
       // One key: when the server is down, ten failing calls show one toast, not ten.
