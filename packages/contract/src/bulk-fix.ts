@@ -80,6 +80,11 @@ export type BulkFixStarted = z.infer<typeof BulkFixStarted>;
 /** One applied fix (undo it by its id), or why the file was left as it was. */
 export const FixDone = FixPlanRow.extend({ fixId: z.string().nullable(), newPath: z.string().nullable() });
 export type FixDone = z.infer<typeof FixDone>;
+/** Where a fixed picture is stored: fixes/<fix id>/<file name> (the server writes it, the page reads the fix back from it). */
+export const fixedPathOf = (fixId: string, fileName: string) => `fixes/${fixId}/${fileName}`;
+/** The fix a stored path is the result of, or null for a file as uploaded. */
+export const fixIdOfPath = (filePath: string): string | null => /^fixes\/([0-9a-f-]{36})\//.exec(filePath)?.[1] ?? null;
+
 /**
  * A work after its fixes (or their undo), checked again on the server; `files`: the work's files now, in its
  * order (a fixed file is stored under fixes/<id>/), which the page's row takes.

@@ -67,6 +67,9 @@ export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyA
   return `\uFEFF${[header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
+/** The shop's zone: China Standard Time, UTC+8, no daylight saving. */
+const SHOP_UTC_OFFSET_MINUTES = 8 * 60;
+
 /**
  * A zip entry's time for `at` as the shop's clock reads it (UTC+8). A zip stores a wall-clock time without
  * a zone, and the zip writer takes the server's own zone: on a server in UTC an order placed at 17:09 in the
@@ -74,15 +77,15 @@ export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyA
  */
 export function zipTimeOf(at: Date): Date {
   const serverOffsetMinutes = -at.getTimezoneOffset();
-  return new Date(at.getTime() + (8 * 60 - serverOffsetMinutes) * 60_000);
+  return new Date(at.getTime() + (SHOP_UTC_OFFSET_MINUTES - serverOffsetMinutes) * 60_000);
 }
+
 
 /** The start and end (exclusive) of a shop's day, YYYY-MM-DD in China Standard Time (UTC+8, no daylight saving). */
 export function shopDay(day: string): { from: Date; to: Date } | null {
-  const from = new Date(`${day}T00:00:00+08:00`);
-  if (Number.isNaN(from.getTime()) || from.toISOString() !== new Date(`${day}T00:00:00+08:00`).toISOString()) return null;
-  // 2026-02-31 parses as March: refuse a date that is not itself.
-  const back = new Date(from.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-  if (back !== day) return null;
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`);
+  // 2026-02-31 may parse as March: refuse a date that is not itself.
+  if (Number.isNaN(midnightUtc) || new Date(midnightUtc).toISOString().slice(0, 10) !== day) return null;
+  const from = new Date(midnightUtc - SHOP_UTC_OFFSET_MINUTES * 60_000);
   return { from, to: new Date(from.getTime() + 24 * 3600_000) };
 }

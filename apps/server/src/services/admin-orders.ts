@@ -5,16 +5,13 @@ import { escapeLike } from '../db/like.ts';
 import { customerHubs, customers, products, salesOrders } from '../db/schema/index.ts';
 import { legacyBasisText } from '../domain/pricing.ts';
 import { nextStatuses } from '../domain/order-status.ts';
+import { shopDay } from '../domain/production.ts';
 import { notFound } from '../errors.ts';
 import type { Operator } from '../plugins/auth.ts';
 import type { FileUrls } from './file-urls.ts';
 import type { OrderStatusService } from './order-status.ts';
 import type { PreviewService } from './previews.ts';
 
-/** The shop's days: a date filter of 2026-11-25 means that day in China (UTC+8), whatever the server's zone. */
-const SHOP_UTC_OFFSET = '+08:00';
-const dayStart = (day: string) => new Date(`${day}T00:00:00${SHOP_UTC_OFFSET}`);
-const nextDay = (day: string) => new Date(dayStart(day).getTime() + 24 * 3600_000);
 
 /** The operator's intake of every hub's orders: lists, one order's page, moving it along. */
 export function createAdminOrderService(deps: { db: Db; status: OrderStatusService; previews: PreviewService; urls: FileUrls }) {
@@ -34,8 +31,11 @@ export function createAdminOrderService(deps: { db: Db; status: OrderStatusServi
       if (q.status) conditions.push(eq(salesOrders.status, q.status));
       if (q.hubId) conditions.push(eq(salesOrders.hubId, q.hubId));
       if (q.productId) conditions.push(eq(salesOrders.productId, q.productId));
-      if (q.from) conditions.push(gte(salesOrders.createdAt, dayStart(q.from)));
-      if (q.to) conditions.push(lt(salesOrders.createdAt, nextDay(q.to)));
+      // The shop's days (UTC+8), whatever the server's zone; the query's days exist (zDay).
+      const from = q.from ? shopDay(q.from) : null;
+      const to = q.to ? shopDay(q.to) : null;
+      if (from) conditions.push(gte(salesOrders.createdAt, from.from));
+      if (to) conditions.push(lt(salesOrders.createdAt, to.to));
       if (q.q) conditions.push(ilike(salesOrders.salesOrderNumber, `%${escapeLike(q.q)}%`));
       const where = conditions.length ? and(...conditions) : undefined;
       const [rows, [total]] = await Promise.all([

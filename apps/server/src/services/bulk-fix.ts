@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
-import { MSG, type BulkFixResult, type FillPosition, type FixDone, type FixedWork, type FixItem, type FixPlanRow, type FixSample, type ResolutionAcceptance } from '@portal/contract';
+import { fixedPathOf, MSG, type BulkFixResult, type FillPosition, type FixDone, type FixedWork, type FixItem, type FixPlanRow, type FixSample, type ResolutionAcceptance } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { fileFixes, storedFiles, works, type WorkFile } from '../db/schema/index.ts';
 import type { FileCheckRow } from '../domain/check.ts';
@@ -127,7 +127,7 @@ export function createBulkFixService(deps: {
    * comes back for the stored file's row, which the work's transaction inserts with the work's other fixes.
    */
   async function makeFixed(hubId: number, p: Planned, fixId: string, position: FillPosition) {
-    const newPath = `fixes/${fixId}/${p.file.fileName}`;
+    const newPath = fixedPathOf(fixId, p.file.fileName);
     const dpi = p.plan.after!.dpi;
     let fixed: Awaited<ReturnType<typeof fixImage>>;
     try {

@@ -1,12 +1,7 @@
-import type { FixedWork } from '@portal/contract/bulk-fix';
+import type { BulkFixUndoAnswer, FixedWork } from '@portal/contract/bulk-fix';
 import type { Batch } from '../batch/index.ts';
 import { checkFlowOf } from '../file-check/index.ts';
-
-/** A fixed picture's stored path: fixes/<fix id>/<file name> (services/bulk-fix.ts on the server). */
-const FIXED_PATH = /^fixes\/([0-9a-f-]{36})\//;
-
-/** The fix a stored path is the result of, or null for a file as uploaded. */
-export const fixIdOf = (filePath: string): string | null => FIXED_PATH.exec(filePath)?.[1] ?? null;
+import { undoFixes } from './api/undo-fixes.ts';
 
 /**
  * After fixes or their undo (the works were checked again on the server): the page's rows take the works'
@@ -21,4 +16,11 @@ export async function takeFixedWorks(batch: Batch, works: readonly FixedWork[], 
   });
   const uuids = works.map((w) => w.uuid);
   if (customerHubId !== undefined && uuids.length) await checkFlowOf(batch).recheckWorks(uuids, customerHubId);
+}
+
+/** Undoes fixes after the dialog was closed (文件详情's 撤销修复, 批量修复 on fixed rows), then as above. */
+export async function undoAndTake(batch: Batch, fixIds: string[], customerHubId: number | undefined): Promise<BulkFixUndoAnswer['message']> {
+  const answer = await undoFixes({ fixIds });
+  await takeFixedWorks(batch, answer.works, customerHubId);
+  return answer;
 }

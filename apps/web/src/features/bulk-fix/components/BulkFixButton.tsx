@@ -1,10 +1,10 @@
+import { fixIdOfPath } from '@portal/contract/bulk-fix';
 import { MSG } from '@portal/contract/messages';
 import { App, Button } from 'antd';
 import { useAccount } from '../../auth/index.ts';
 import { useBatch, type Batch } from '../../batch/index.ts';
 import { errorMessage } from '../../../lib/http.ts';
-import { fixIdOf, takeFixedWorks } from '../after-fix.ts';
-import { undoFixes } from '../api/undo-fixes.ts';
+import { undoAndTake } from '../after-fix.ts';
 import { openBulkFix } from '../dialog.ts';
 import { targetsOf } from '../lib/targets.ts';
 
@@ -38,8 +38,7 @@ export function BulkFixButton() {
       cancelText: '取消',
       onOk: async () => {
         try {
-          const answer = await undoFixes({ fixIds });
-          await takeFixedWorks(batch, answer.works, customerHubId);
+          const answer = await undoAndTake(batch, fixIds, customerHubId);
           void message.success(`已撤销${answer.undone.length}个修复`);
         } catch (error) {
           void message.error(errorMessage(error));
@@ -55,7 +54,7 @@ export function BulkFixButton() {
         if (uuids.length === 0) return void message.warning(MSG.selectOrder);
         if (openBulkFixForWorks(batch, uuids)) return;
         const chosen = new Set(uuids);
-        const fixIds = rows.filter((r) => chosen.has(r.uuid)).flatMap((r) => r.files.map((f) => fixIdOf(f.filePath))).filter((id): id is string => id !== null);
+        const fixIds = rows.filter((r) => chosen.has(r.uuid)).flatMap((r) => r.files.map((f) => fixIdOfPath(f.filePath))).filter((id): id is string => id !== null);
         if (fixIds.length > 0) offerUndo(fixIds);
         else void message.info(NOTHING_TO_FIX);
       }}

@@ -1,10 +1,10 @@
+import { fixIdOfPath } from '@portal/contract/bulk-fix';
 import { App, Button, Popconfirm } from 'antd';
 import { useState } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import { useBatch } from '../../batch/index.ts';
 import { errorMessage } from '../../../lib/http.ts';
-import { undoFixes } from '../api/undo-fixes.ts';
-import { fixIdOf, takeFixedWorks } from '../after-fix.ts';
+import { undoAndTake } from '../after-fix.ts';
 
 /**
  * 撤销修复 for one fixed file, wherever it is shown (文件详情): the work points to the original again and is
@@ -15,13 +15,12 @@ export function UndoFixButton({ filePath, disabled }: { filePath: string; disabl
   const batch = useBatch();
   const customerHubId = useAccount().data?.customerHubId;
   const [busy, setBusy] = useState(false);
-  const fixId = fixIdOf(filePath);
+  const fixId = fixIdOfPath(filePath);
   if (!fixId) return null;
   const undo = async () => {
     setBusy(true);
     try {
-      const answer = await undoFixes({ fixIds: [fixId] });
-      await takeFixedWorks(batch, answer.works, customerHubId);
+      await undoAndTake(batch, [fixId], customerHubId);
       void message.success('已撤销修复，恢复为原文件');
     } catch (error) {
       void message.error(errorMessage(error));
