@@ -23,7 +23,7 @@ import { openProduct } from '../../e2e/support/picker.ts';
 import { buildWebIfStale, freshBatchUpload, openBatchUpload, startBrowser, type LongTask as TaskEntry, type LongTaskObserver as Observer } from '../lib/browser.ts';
 import { startBenchServer, type BenchServer } from '../lib/server.ts';
 import { median, timed } from '../lib/timing.ts';
-import type { Benchmark, Measurement } from '../lib/types.ts';
+import type { BenchContext, Benchmark, Measurement } from '../lib/types.ts';
 import { uploadToServer, type BatchFile } from '../lib/upload.ts';
 import { findSku, hubOf, parseWorks, type ParsedWork, type Sku } from '../lib/works.ts';
 import { perRun } from '../lib/format.ts';
@@ -44,7 +44,7 @@ declare function requestAnimationFrame(callback: () => void): number;
 declare const PerformanceObserver: new (callback: (list: { getEntries(): TaskEntry[] }) => void) => Observer;
 
 /** The batch: `works` folders of 3 or 4 photos (`photos` in all); a tenth too small, a tenth at 150 dpi. */
-async function makeBatch(root: string, works: number, photos: number): Promise<{ dirs: string[]; files: BatchFile[]; bytes: number }> {
+export async function makeBatch(root: string, works: number, photos: number): Promise<{ dirs: string[]; files: BatchFile[]; bytes: number }> {
   const jpeg = (w: number, h: number, dpi: number, hue: number) =>
     sharp({ create: { width: w, height: h, channels: 3, background: `hsl(${hue}, 50%, 75%)` } }).jpeg({ quality: 80 }).withMetadata({ density: dpi }).toBuffer();
   // 127×89 mm at 300 dpi; 124×86 mm (尺寸偏小 2–5 mm); 127×89 mm at 150 dpi (分辨率不足).
@@ -76,9 +76,11 @@ interface PageRun {
   checkMs: number;
   /** The picker's clicks between (the customer's time, not counted). */
   pickerMs: number;
+  /** performance.now() of this process at 确定 (for bench/tools/drop-timeline.ts). */
+  confirmedAt: number;
 }
 
-async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
+export async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
   await freshBatchUpload(page, server);
   // BENCH_PAGE_PROF=<dir>: the page's CPU profile of each drop of more than 20 folders, until all listed and uploaded.
   const profiling = process.env.BENCH_PAGE_PROF && dirs.length > 20 ? process.env.BENCH_PAGE_PROF : null;
@@ -110,11 +112,29 @@ async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: s
   await page.waitForFunction(({ n }) => (document.querySelector('[data-testid="check-progress"]')?.textContent ?? '').includes(`校验完成：共${n}个作品`)
     && document.querySelectorAll('[data-testid="triage-group"]').length > 0, { n: works }, { polling: 50, timeout: DONE_TIMEOUT_MS });
   const checkMs = performance.now() - t2;
-  return { uploadMs, checkMs, pickerMs };
+  return { uploadMs, checkMs, pickerMs, confirmedAt: t2 };
+}
+
+/** Warm-up: the server's and the page's code paths, one small round of each (the first 10 folders). */
+export async function warmUp(page: Page, cdp: CDPSession, server: BenchServer, batch: { dirs: string[]; files: BatchFile[] }): Promise<void> {
+  const dirs = batch.dirs.slice(0, 10);
+  await pageRun(page, cdp, server, dirs, batch.files.filter((f) => dirs.some((d) => f.relativePath.startsWith(`${path.basename(d)}/`))).length);
+  await uploadAlone(server, batch.files.slice(0, 30), []);
+}
+
+/** For the scripts in bench/tools: the benchmark's batch of 300 folders, the server, and the page warmed up. */
+export async function dropBench(ctx: BenchContext) {
+  buildWebIfStale(ctx);
+  const batch = await makeBatch(await ctx.tmpDir('triage'), 300, 1000);
+  const [server, browser] = await Promise.all([startBenchServer(ctx), startBrowser(ctx)]);
+  const { context, page } = await openBatchUpload(ctx, browser, server);
+  const cdp = await context.newCDPSession(page);
+  await warmUp(page, cdp, server, batch);
+  return { batch, server, browser, page, cdp };
 }
 
 /** The same files uploaded again as a new batch from this process; the folders' works then parsed (untimed). */
-async function uploadAlone(server: BenchServer, files: BatchFile[], dirs: string[]): Promise<{ ms: number; works: ParsedWork[] }> {
+export async function uploadAlone(server: BenchServer, files: BatchFile[], dirs: string[]): Promise<{ ms: number; works: ParsedWork[] }> {
   const folderId = randomUUID();
   const { ms } = await timed(() => uploadToServer(server, files, folderId));
   const works: ParsedWork[] = [];
@@ -260,8 +280,7 @@ const benchmark: Benchmark = {
 
     // Warm-up: the server's and the page's code paths, one small round of each.
     ctx.log('warm-up: 10 folders through the page, the same uploaded alone');
-    await pageRun(page, cdp, server, batch.dirs.slice(0, 10), batch.files.filter((f) => batch.dirs.slice(0, 10).some((d) => f.relativePath.startsWith(`${path.basename(d)}/`))).length);
-    await uploadAlone(server, batch.files.slice(0, 30), []);
+    await warmUp(page, cdp, server, batch);
 
     const pageRuns: PageRun[] = [];
     const alone: number[] = [];

@@ -90,12 +90,13 @@ describe('upload and parsing', () => {
 
     // The 150 photos are one item: a long task on the server, shown as 正在解析 in its entry. The state passes
     // in a few hundred ms (the entry goes once its works are rows), less than the page's pace of drawing
-    // (lib/paced.ts, 200 ms) with four parses in flight: the album's parse call is held 1.5 s here, so that
+    // (lib/paced.ts, 200 ms) with the items parsed together: the call that parses the album is held 1.5 s here, so that
     // the state lasts. A locator's wait for it missed it on clean clones (its polling is held up while the
     // steps below run, the full-page screenshot among them); the page records it itself, by a
     // MutationObserver, from before the pick.
-    await page.route('**/api/sales_order/parseOrderInfo4BatchUp?**', async (route) => {
-      if (new URL(route.request().url()).searchParams.get('filePath')?.endsWith(`/${fx.albumName}`)) await new Promise((r) => setTimeout(r, 1500));
+    await page.route('**/api/sales_order/parseItems', async (route) => {
+      const { filePaths } = route.request().postDataJSON() as { filePaths: string[] };
+      if (filePaths.some((p) => p.endsWith(`/${fx.albumName}`))) await new Promise((r) => setTimeout(r, 1500));
       await route.continue();
     });
     await page.evaluate(`(() => {
@@ -121,7 +122,7 @@ describe('upload and parsing', () => {
       await workRow(page, name).waitFor({ timeout: ROWS_TIMEOUT_MS });
     }
     const allRowsMs = Date.now() - started;
-    await page.unroute('**/api/sales_order/parseOrderInfo4BatchUp?**');
+    await page.unroute('**/api/sales_order/parseItems');
     const albumParsingAt = Number(await page.evaluate('window.__albumParsingAt'));
     expect(albumParsingAt, 'the album\'s entry showed 正在解析').toBeGreaterThan(0);
     const albumUploadedMs = albumParsingAt - started;

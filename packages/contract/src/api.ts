@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorType, LIMITS, ORDER_STATUSES, TaskStatus, Toning, WorkState } from './enums.ts';
+import { MSG } from './messages.ts';
 
 /** Query numbers arrive as strings; a bad value must be a 400 with a message, never NaN. */
 /** A row's id as the database holds it (PostgreSQL integer): a larger number is no row, refused as input. */
@@ -252,6 +253,29 @@ export const ParseAnswer = z.union([
   z.object({ state: z.literal(100), message: z.object({ taskId: z.string() }) }),
 ]);
 export type ParseAnswer = z.infer<typeof ParseAnswer>;
+
+/** Items one POST /api/sales_order/parseItems may name. */
+export const PARSE_ITEMS_MAX = 50;
+/**
+ * POST /api/sales_order/parseItems: parseOrderInfo4BatchUp for many uploaded items in one call (a drop of
+ * 300 folders makes 300 items). An item named twice is refused, as a work would be made of it twice.
+ */
+export const ParseItemsBody = z.object({
+  customerHubId: zId.optional(),
+  filePaths: z.array(z.string().min(1).max(1024))
+    .min(1, '请至少提供一个文件或文件夹')
+    .max(PARSE_ITEMS_MAX, `一次最多解析${PARSE_ITEMS_MAX}个文件或文件夹`)
+    .refine((paths) => new Set(paths).size === paths.length, MSG.parseItemsRepeated),
+});
+export type ParseItemsBody = z.infer<typeof ParseItemsBody>;
+/** One item's answer, in the order of the request: what parseOrderInfo4BatchUp answers for it, or why it could not be parsed (as its 4xx says it). */
+export const ParseItemsResult = z.union([
+  z.object({ filePath: z.string(), answer: ParseAnswer }),
+  z.object({ filePath: z.string(), error: z.object({ status: z.number().int(), code: z.string(), message: z.string() }) }),
+]);
+export type ParseItemsResult = z.infer<typeof ParseItemsResult>;
+export const ParseItemsAnswer = z.object({ state: z.literal(200), message: z.object({ results: z.array(ParseItemsResult) }) });
+export type ParseItemsAnswer = z.infer<typeof ParseItemsAnswer>;
 export const LongTask = z.object({
   status: TaskStatus,
   progress: z.object({ done: z.number().int(), total: z.number().int() }),

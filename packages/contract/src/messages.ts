@@ -55,6 +55,7 @@ export const MSG = {
 
   // --- Names as long as the spec allows, in any script (issue #19 item 3): a name never answers 5xx.
   linkFilesRepeated: '同一文件在请求中出现了多次',
+  parseItemsRepeated: '同一个文件或文件夹在请求中出现了多次',
   uploadPathTaken: (path: string) => `文件路径与已上传的文件或文件夹同名，请改名后重新上传：${path}`,
   zipFileIsFolder: '压缩包内有与文件夹同名的文件，无法保留',
 

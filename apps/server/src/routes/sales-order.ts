@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, LongTaskQuery, OrdersQuery, ParseAnswer, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, BatchOrderBody, CancelOrderBody, CancelOrderParams, ErrorAnswer, StatusChangeAnswer, LongTaskAnswer, LongTaskQuery, OrdersQuery, PARSE_ITEMS_MAX, ParseAnswer, ParseItemsAnswer, ParseItemsBody, ParseQuery, QuoteAnswer, QuoteBody, RepeatCheckBody, RepeatCheckRow, SalesOrder } from '@portal/contract';
 import { LIMITS } from '@portal/contract';
 import type { Services } from '../services/index.ts';
 
@@ -14,6 +14,15 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       response: { 200: ParseAnswer },
     },
   }, async (request) => services.parse.parse(request.customer.hubId, request.query.filePath));
+
+  app.post('/sales_order/parseItems', {
+    schema: {
+      tags,
+      description: `parseOrderInfo4BatchUp for up to ${PARSE_ITEMS_MAX} uploaded items in one call; each result is what parseOrderInfo4BatchUp answers for the item (works, or a long task to poll), or why it could not be parsed.`,
+      body: ParseItemsBody,
+      response: { 200: ParseItemsAnswer },
+    },
+  }, async (request) => services.parse.parseMany(request.customer.hubId, request.body.filePaths));
 
   app.get('/long-time-tasks/:taskId', {
     schema: {

@@ -2,12 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { and, eq, like, or, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
-import { MSG, type StoredFileMeta } from '@portal/contract';
+import { MSG, type ParseItemsResult, type StoredFileMeta } from '@portal/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
-import { notFound, badRequest } from '../errors.ts';
+import { AppError, notFound, badRequest } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { sha256File } from '../media/hash.ts';
@@ -27,6 +27,8 @@ export type ParseJob = { filePath: string };
 /** Items above this many files are parsed as a long task, so the request stays short. */
 export const INLINE_FILE_LIMIT = 50;
 const META_CONCURRENCY = 4;
+/** Items of one parseMany call parsed at once: each reads its files' rows and writes its works (a few statements). */
+const ITEMS_AT_ONCE = 4;
 /** Rows of stored_files per insert statement (five parameters each, far below PostgreSQL's limit). */
 const INSERT_BATCH = 500;
 
@@ -132,11 +134,11 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     return out;
   }
 
-  async function parseFolder(hubId: number, folder: string, ctx?: TaskContext): Promise<ParseResult> {
+  async function parseFolder(hubId: number, folder: string, ctx?: TaskContext, names: () => Promise<Set<string>> = componentNames): Promise<ParseResult> {
     const entries = (await store.list(hubId, folder)).filter((e) => !e.isDirectory).map((e) => e.path);
     ctx?.progress(0, entries.length);
     const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx?.progress(d, entries.length));
-    const w = workOfFolder(folder, files, await componentNames());
+    const w = workOfFolder(folder, files, await names());
     return { works: await saveWorks(hubId, w ? [w] : [], ctx ? ctx.taskId : null), unsupported: [...unsupportedBelow(folder, files), ...damaged] };
   }
 
@@ -187,20 +189,44 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     return { path: clean, isDirectory: s.isDirectory };
   }
 
+  /** An uploaded item's works, or its long task; `names` gives the catalogue's component names (read once for a call of many items). */
+  async function parseItem(hubId: number, filePath: string, names?: () => Promise<Set<string>>): Promise<ParseAnswer> {
+    const item = await locate(hubId, filePath);
+    if (!item.isDirectory) {
+      const kind = kindOf(item.path);
+      if (kind === 'zip') return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
+      if (kind === 'other') throw badRequest('只能上传.zip,.pdf,.png,.jpg', 'unsupported');
+      const { files, damaged } = await describeFiles(hubId, [item.path]);
+      if (!files[0]) throw badRequest(damaged[0]?.reason ?? '文件破损', 'damaged');
+      return { state: 200, message: { works: await saveWorks(hubId, [workOfFile(files[0])], null), unsupported: [] } };
+    }
+    const count = (await store.list(hubId, item.path)).filter((e) => !e.isDirectory).length;
+    if (count > INLINE_FILE_LIMIT) return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
+    return { state: 200, message: await parseFolder(hubId, item.path, undefined, names) };
+  }
+
   return {
-    async parse(hubId: number, filePath: string): Promise<ParseAnswer> {
-      const item = await locate(hubId, filePath);
-      if (!item.isDirectory) {
-        const kind = kindOf(item.path);
-        if (kind === 'zip') return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
-        if (kind === 'other') throw badRequest('只能上传.zip,.pdf,.png,.jpg', 'unsupported');
-        const { files, damaged } = await describeFiles(hubId, [item.path]);
-        if (!files[0]) throw badRequest(damaged[0]?.reason ?? '文件破损', 'damaged');
-        return { state: 200, message: { works: await saveWorks(hubId, [workOfFile(files[0])], null), unsupported: [] } };
-      }
-      const count = (await store.list(hubId, item.path)).filter((e) => !e.isDirectory).length;
-      if (count > INLINE_FILE_LIMIT) return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
-      return { state: 200, message: await parseFolder(hubId, item.path) };
+    parse: (hubId: number, filePath: string) => parseItem(hubId, filePath),
+
+    /**
+     * parse for many items in one call (a drop of hundreds of folders), ITEMS_AT_ONCE at a time; an item the
+     * caller's hub does not have, or a bad path, answers that item with parse's 4xx. A call naming only items
+     * the hub does not have is answered 404, as parse answers one such item.
+     */
+    async parseMany(hubId: number, filePaths: string[]) {
+      let names: Promise<Set<string>> | undefined;
+      const namesOnce = () => (names ??= componentNames());
+      const results = await pLimit(ITEMS_AT_ONCE).map(filePaths, async (filePath): Promise<ParseItemsResult> => {
+        try {
+          return { filePath, answer: await parseItem(hubId, filePath, namesOnce) };
+        } catch (err) {
+          if (err instanceof AppError && err.status < 500) return { filePath, error: { status: err.status, code: err.code, message: err.message } };
+          throw err;
+        }
+      });
+      const missing = results.filter((r) => 'error' in r && r.error.status === 404);
+      if (missing.length === results.length && missing[0] && 'error' in missing[0]) throw notFound(missing[0].error.message);
+      return { state: 200 as const, message: { results } };
     },
 
     /** The long task behind a state-100 answer. */

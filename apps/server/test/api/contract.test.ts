@@ -32,6 +32,8 @@ describe('the upload, parse and long-task answers are the contract\'s', () => {
     for (const field of ['"dpi"', '"dpiStated"', '"pages"', '"accessUrl"']) expect(upload).toContain(field);
     const parse = JSON.stringify(doc.paths['/api/sales_order/parseOrderInfo4BatchUp']?.get?.responses['200']);
     for (const field of ['"taskId"', '"unsupported"', '"pageCount"']) expect(parse).toContain(field);
+    const many = JSON.stringify(doc.paths['/api/sales_order/parseItems']?.post?.responses['200']);
+    for (const field of ['"results"', '"taskId"', '"unsupported"', '"error"']) expect(many).toContain(field);
     const task = JSON.stringify(doc.paths['/api/long-time-tasks/{taskId}']?.get?.responses['200']);
     for (const field of ['"progress"', '"jsonContent"', '"running"']) expect(task).toContain(field);
     const sort = JSON.stringify(doc.paths['/api/files/sortWorkFiles']?.post?.responses['200']);

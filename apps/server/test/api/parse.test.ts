@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
 import { corpusFile } from '../helpers/corpus.ts';
 import { pollTask, uploadFile } from '../helpers/upload.ts';
 import { makeBomb, makeZip } from '../helpers/zips.ts';
@@ -89,6 +90,68 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
     const works = done.message.jsonContent!.works as unknown as WorkAnswer[];
     expect(works.map((w) => [w.articleName, w.files.length])).toEqual([['A', 2], ['B', 1]]);
     expect(done.message.jsonContent!.unsupported.map((u) => u.fileName)).toEqual(['readme.txt']);
+  });
+
+  describe('parseItems: many items in one call (a drop of hundreds of folders)', () => {
+    type ItemResult = { filePath: string; answer?: ParseBody; error?: { status: number; code: string; message: string } };
+    const parseItems = async (filePaths: unknown, token = demo, hub = 1) => {
+      const res = await t.call('POST', '/api/sales_order/parseItems', { token, body: { customerHubId: hub, filePaths } });
+      return { status: res.status, body: (await res.json()) as { state: number; message: { results: ItemResult[] } & Record<string, unknown> } };
+    };
+
+    it('answers each item as parseOrderInfo4BatchUp does, in the order asked: works, a long task, or why not', async () => {
+      const zip = await makeZip([['A/1.jpg', img], ['B/1.jpg', img]]);
+      const f = await uploadAll([['相册一/1.jpg', img], ['相册一/2.jpg', img], ['单张.jpg', img], ['两本.zip', zip]]);
+      // A file the page never uploads can still be on disk from another client.
+      await t.app.services.store.write(1, `upload/${f}/说明.txt`, Buffer.from('x'));
+      const missing = `upload/${f}/不存在的文件夹`;
+      const r = await parseItems([`upload/${f}/相册一`, `upload/${f}/单张.jpg`, `upload/${f}/两本.zip`, missing, '../etc/passwd', `upload/${f}/说明.txt`]);
+      expect(r.status).toBe(200);
+      const [folder, single, zipped, gone, outside, text] = r.body.message.results;
+      expect(folder).toMatchObject({ filePath: `upload/${f}/相册一`, answer: { state: 200, message: { works: [{ articleName: '相册一', pageCount: 2 }] } } });
+      expect(single).toMatchObject({ answer: { state: 200, message: { works: [{ articleName: '单张', pageCount: 1 }] } } });
+      expect(zipped!.answer!.state).toBe(100);
+      const done = await pollTask(t, demo, zipped!.answer!.message.taskId!);
+      expect(done.message.jsonContent!.works.map((w) => w.articleName)).toEqual(['A', 'B']);
+      expect(gone).toEqual({ filePath: missing, error: { status: 404, code: 'not-found', message: '文件不存在，请重新上传' } });
+      expect(outside).toMatchObject({ error: { status: 400, message: '文件路径不合法' } });
+      expect(text).toMatchObject({ error: { status: 400, message: '只能上传.zip,.pdf,.png,.jpg' } });
+      // The works are stored as parseOrderInfo4BatchUp stores them: a check finds the folder's.
+      const work = folder!.answer!.message.works![0]!;
+      const sku = await findSku(t, demo, 'PH-5');
+      const check = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, customerHubId: 1, filePath: work.filePath, workUuid: work.uuid } });
+      expect(check.status).toBe(200);
+      expect(((await check.json()) as { message: { workUuid?: string } }).message.workUuid).toBe(work.uuid);
+    });
+
+    it('finds nothing of another hub: its paths answer 404, its hub id 403', async () => {
+      const f = await uploadAll([['别人的/1.jpg', img]]);
+      expect((await parseItems([`upload/${f}/别人的`], partial, 2)).status).toBe(404);
+      expect((await parseItems([`upload/${f}/别人的`], partial, 1)).status).toBe(403);
+      // Mixed with one of its own, the other hub's item is missing for it.
+      const own = await (async () => {
+        const folderId = randomUUID();
+        expect((await uploadFile(t, partial, img, '我的/1.jpg', { folderId })).done).toBeDefined();
+        return `upload/${folderId}/我的`;
+      })();
+      const mixed = await parseItems([own, `upload/${f}/别人的`], partial, 2);
+      expect(mixed.status).toBe(200);
+      expect(mixed.body.message.results.map((x) => x.error?.status ?? x.answer?.state)).toEqual([200, 404]);
+    });
+
+    it('refuses a call naming an item twice, none, more than 50, or not a list, with a Chinese message', async () => {
+      const f = await uploadAll([['重复/1.jpg', img]]);
+      const twice = await parseItems([`upload/${f}/重复`, `upload/${f}/重复`]);
+      expect(twice.status).toBe(400);
+      expect(JSON.stringify(twice.body)).toContain('同一个文件或文件夹在请求中出现了多次');
+      const none = await parseItems([]);
+      expect(none.status).toBe(400);
+      expect(JSON.stringify(none.body)).toContain('请至少提供一个文件或文件夹');
+      const many = await parseItems(Array.from({ length: 51 }, (_, i) => `upload/${f}/${i}`));
+      expect(many.status).toBe(400);
+      expect(JSON.stringify(many.body)).toContain('一次最多解析50个文件或文件夹');
+      for (const bad of ['upload/x', { a: 1 }, [1, 2], ['x'.repeat(2000)]]) expect((await parseItems(bad)).status).toBe(400);
+    });
   });
 
   describe('zips that used to end without a word (issue #17, item 5)', () => {

@@ -50,8 +50,15 @@ export async function parseItem(
     throw new ParseFailure(errorMessage(error));
   }
   if (answer.state === 200) return answer.message;
+  return pollParseTask(answer.message.taskId, onProgress, signal);
+}
 
-  const { taskId } = answer.message;
+/** The works of a parse answered as a long task (state 100), once the task has finished. */
+export async function pollParseTask(
+  taskId: string,
+  onProgress: (progress: { done: number; total: number }) => void,
+  signal?: AbortSignal,
+): Promise<ParseResult> {
   let misses = 0;
   let lastPollAt = -Infinity;
   for (;;) {

@@ -16,7 +16,10 @@
  * - deleting a failed entry forgets its files and deletes what was stored of the item; a success
  *   entry leaving keeps the stored files, which its rows point at.
  */
+import pLimit from 'p-limit';
+import { PARSE_ITEMS_MAX, type ParseResult } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
+import { errorMessage } from '../../lib/http.ts';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
 import { createLinker } from '../dedupe/index.ts';
@@ -25,7 +28,8 @@ import { deleteStoredFile } from './api/delete-file.ts';
 import { storedChunks } from './api/stored-chunks.ts';
 import { naturalCompare } from './lib/natural-order.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
-import { parseItem, ParseFailure } from './parse-item.ts';
+import { ParseFailure, pollParseTask } from './parse-item.ts';
+import { parseUploadedItems } from './api/parse.ts';
 import { measureFiles } from './preflight/measurer.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
 import { paced } from '../../lib/paced.ts';
@@ -65,8 +69,10 @@ export interface RestoredUploadItem {
 const fileIndexOf = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1)) || 0;
 
 const SUCCESS_LINGER_MS = 1500;
-/** Parses in flight: 4 took a drop of 300 folders to its rows 18 % sooner than 2 (bench/HISTORY.md 2026-11-29 10:23). */
-const PARSES_AT_ONCE = 4;
+/** parseItems calls in flight. */
+const PARSE_CALLS_AT_ONCE = 2;
+/** Long parse tasks (zips, big folders) polled at once. */
+const TASKS_POLLED_AT_ONCE = 4;
 const FAILED_FILES_LISTED = 5;
 /** The toast of a pick whose failed files were all refused by the server: 重试 cannot help; 文件检查 says why. */
 const FILES_REFUSED = '有文件无法上传，原因见文件检查';
@@ -114,18 +120,23 @@ function createUploadFlow(page: Batch) {
   let batchSeq = 0;
   const uploader = createUploader(page, (id) => onFileSettled(id), createLinker());
 
-  // --- parses, a few at a time: a pick of 2,000 photos is 2,000 items.
-  // Not p-limit: an item queued twice is parsed once, and a removed item leaves the queue (p-limit can
-  // only clear a whole queue).
+  // --- parses: the items whose files are all stored go to the server together, up to PARSE_ITEMS_MAX a
+  // call (parseItems), PARSE_CALLS_AT_ONCE calls in flight. One call per item made a drop of 300 folders
+  // 300 calls, each answer waiting behind the page's own work (bench batch-triage, bench/HISTORY.md
+  // 2026-11-29 12:40). An item answered with a long task (a zip, a big folder) is polled on its own,
+  // TASKS_POLLED_AT_ONCE at a time, without holding a call's place.
+  // Not p-limit for the calls: an item queued twice is parsed once, and a removed item leaves the queue
+  // (p-limit can only clear a whole queue).
   const parseQueue: string[] = [];
-  let parsing = 0;
+  let parseCalls = 0;
+  const polls = pLimit(TASKS_POLLED_AT_ONCE);
 
   function pumpParses() {
-    while (parsing < PARSES_AT_ONCE && parseQueue.length > 0) {
-      const key = parseQueue.shift() as string;
-      parsing++;
-      void runParse(key).finally(() => {
-        parsing--;
+    while (parseCalls < PARSE_CALLS_AT_ONCE && parseQueue.length > 0) {
+      const keys = parseQueue.splice(0, PARSE_ITEMS_MAX);
+      parseCalls++;
+      void runParses(keys).finally(() => {
+        parseCalls--;
         pumpParses();
       });
     }
@@ -148,50 +159,80 @@ function createUploadFlow(page: Batch) {
     landParsed();
   }
 
-  async function runParse(key: string) {
+  function failParse(key: string, text: string) {
+    updateCheckEntry(key, {
+      status: 'failure',
+      phase: undefined,
+      taskProgress: undefined,
+      message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
+      retry: 'parse',
+    });
+    // The failure in the upload list replaces the preflight's row.
+    removePreflightItems([key]);
+  }
+
+  function parsed(key: string, result: ParseResult) {
     const item = uploadStore.getState().items[key];
     const batch = item && batches.get(item.batchId);
     if (!item || !batch) return;
-    const fail = (text: string) => {
+    addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
+    if (result.works.length === 0) {
+      failParse(key, '没有可下单的图片或PDF文件');
+      return;
+    }
+    const works = result.works;
+    queueLanding(() => {
+      // Removed while waiting for the frame: its works are not the batch's.
+      if (!uploadStore.getState().items[key]) return;
+      // In the pick's order, not in the order the parses finish.
+      const rows = works.map(workRowOf);
+      addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
+      // A SKU chosen on the item's preflight row goes to its works, and the server's check runs;
+      // the server's rows replace the preflight's.
+      resolvePreflightItem(key, rows.map((r) => r.uuid));
       updateCheckEntry(key, {
-        status: 'failure',
+        status: 'success',
         phase: undefined,
         taskProgress: undefined,
-        message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
-        retry: 'parse',
+        message: `解析完成，共${works.length}个作品`,
       });
-      // The failure in the upload list replaces the preflight's row.
-      removePreflightItems([key]);
+      setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
+    });
+  }
+
+  /** One parseItems call for `keys` (the items of one hub: a page has one; others go back to the queue). */
+  async function runParses(keys: string[]) {
+    const { items } = uploadStore.getState();
+    const hubOf = (key: string) => {
+      const item = items[key];
+      return item ? batches.get(item.batchId)?.customerHubId : undefined;
     };
+    const hub = keys.map(hubOf).find((h) => h !== undefined);
+    if (hub === undefined) return;
+    const sent = keys.filter((k) => hubOf(k) === hub);
+    parseQueue.unshift(...keys.filter((k) => hubOf(k) !== undefined && hubOf(k) !== hub));
+    let results;
     try {
-      const result = await parseItem(item.filePath, batch.customerHubId, (progress) => updateCheckEntry(key, { taskProgress: progress }));
-      if (!uploadStore.getState().items[key]) return;
-      addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
-      if (result.works.length === 0) {
-        fail('没有可下单的图片或PDF文件');
-        return;
-      }
-      const works = result.works;
-      queueLanding(() => {
-        // Removed while waiting for the frame: its works are not the batch's.
-        if (!uploadStore.getState().items[key]) return;
-        // In the pick's order, not in the order the parses finish.
-        const rows = works.map(workRowOf);
-        addWorks(rows, [batch.seq, batch.itemOrder.get(key) ?? 0]);
-        // A SKU chosen on the item's preflight row goes to its works, and the server's check runs;
-        // the server's rows replace the preflight's.
-        resolvePreflightItem(key, rows.map((r) => r.uuid));
-        updateCheckEntry(key, {
-          status: 'success',
-          phase: undefined,
-          taskProgress: undefined,
-          message: `解析完成，共${works.length}个作品`,
-        });
-        setTimeout(() => removeCheckEntries([key]), SUCCESS_LINGER_MS);
-      });
+      results = await parseUploadedItems(sent.map((k) => items[k]!.filePath), hub);
     } catch (error) {
-      fail(error instanceof ParseFailure ? error.message : MSG.networkError);
+      for (const key of sent) if (uploadStore.getState().items[key]) failParse(key, errorMessage(error));
+      return;
     }
+    results.forEach((r, i) => {
+      const key = sent[i]!;
+      if (!uploadStore.getState().items[key]) return;
+      if ('error' in r) failParse(key, r.error.message);
+      else if (r.answer.state === 200) parsed(key, r.answer.message);
+      else {
+        const { taskId } = r.answer.message;
+        void polls(() => pollParseTask(taskId, (progress) => updateCheckEntry(key, { taskProgress: progress }))).then(
+          (result) => parsed(key, result),
+          (error: unknown) => {
+            if (uploadStore.getState().items[key]) failParse(key, error instanceof ParseFailure ? error.message : MSG.networkError);
+          },
+        );
+      }
+    });
   }
 
   function onFileSettled(id: string) {
