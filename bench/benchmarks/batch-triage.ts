@@ -82,7 +82,8 @@ interface PageRun {
 
 export async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, dirs: string[], photos: number): Promise<PageRun> {
   await freshBatchUpload(page, server);
-  // BENCH_PAGE_PROF=<dir>: the page's CPU profile of each drop of more than 20 folders, until all listed and uploaded.
+  // BENCH_PAGE_PROF=<dir>: the page's CPU profile of each drop of more than 20 folders, until all listed and uploaded,
+  // and of its check, from 确定 until triaged.
   const profiling = process.env.BENCH_PAGE_PROF && dirs.length > 20 ? process.env.BENCH_PAGE_PROF : null;
   if (profiling) {
     await cdp.send('Profiler.enable');
@@ -107,11 +108,16 @@ export async function pageRun(page: Page, cdp: CDPSession, server: BenchServer, 
   const choice = { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] };
   const details = await openProduct(page, page.getByRole('button', { name: '选择产品', exact: true }), choice);
   const pickerMs = performance.now() - t1;
+  if (profiling) await cdp.send('Profiler.start');
   const t2 = performance.now();
   await details.getByRole('button', { name: '确定' }).click();
   await page.waitForFunction(({ n }) => (document.querySelector('[data-testid="check-progress"]')?.textContent ?? '').includes(`校验完成：共${n}个作品`)
     && document.querySelectorAll('[data-testid="triage-group"]').length > 0, { n: works }, { polling: 50, timeout: DONE_TIMEOUT_MS });
   const checkMs = performance.now() - t2;
+  if (profiling) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await writeFile(path.join(profiling, `check-${dirs.length}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  }
   return { uploadMs, checkMs, pickerMs, confirmedAt: t2 };
 }
 

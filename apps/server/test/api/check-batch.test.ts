@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { CheckFileAnswer, CheckFilesAnswer } from '@portal/contract';
-import { works } from '../../src/db/schema/index.ts';
+import { storedFiles, works } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -61,6 +61,17 @@ describe.each(DB_KINDS)('checkFiles on %s', (kind) => {
     expect(answers.map((a) => a?.state)).toEqual([200, 400, 200]);
     expect(answers[2]!.state === 200 && answers[2]!.message.resolutionWarning).toBe(true);
     expect(answers[1]!.state === 400 && answers[1]!.message.messages[0]!.message).toMatch(/尺寸不符：实际122×86mm/);
+    // Stored by the call itself (its outcomes are written together at its end), as checkFile stores them.
+    const stored = await Promise.all(list.map(async (w) => (await t.db.db.select().from(works).where(eq(works.uuid, w.uuid)))[0]!));
+    expect(stored.map((w) => [w.state, w.checkPassed, w.productId, w.propertyConfigId, w.pageCount, w.checkedAt !== null])).toEqual([
+      ['match', true, sku.productId, sku.propertyConfigId, 1, true],
+      ['abnormal', false, sku.productId, sku.propertyConfigId, 1, true],
+      ['dpiAbnormal', true, sku.productId, sku.propertyConfigId, 1, true],
+    ]);
+    expect(JSON.stringify(stored[1]!.checkResult)).toMatch(/尺寸不符：实际122×86mm/);
+    // What the check learnt of each file (is it whole) is stored too: a second check reads no file.
+    const metas = await t.db.db.select({ meta: storedFiles.meta }).from(storedFiles).where(inArray(storedFiles.path, list.map((w) => w.filePath)));
+    expect(metas.map((m) => m.meta?.intact)).toEqual([true, true, true]);
     // The same as one checkFile call per work.
     for (const [i, w] of list.entries()) {
       const one = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { ...sku, customerHubId: 1, filePath: w.filePath, workUuid: w.uuid, makeWay: 'File', checkNumberOfPages: true } });
