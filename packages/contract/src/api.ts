@@ -254,6 +254,9 @@ export const ParseAnswer = z.union([
 ]);
 export type ParseAnswer = z.infer<typeof ParseAnswer>;
 
+/** A stored item's path in a call about many (parseItems, checkFiles): one of blanks is refused, not looked up. */
+export const zItemPath = z.string().min(1).max(1024).regex(/\S/, '文件路径不能为空');
+
 /** Items one POST /api/sales_order/parseItems may name. */
 export const PARSE_ITEMS_MAX = 50;
 /**
@@ -262,7 +265,7 @@ export const PARSE_ITEMS_MAX = 50;
  */
 export const ParseItemsBody = z.object({
   customerHubId: zId.optional(),
-  filePaths: z.array(z.string().min(1).max(1024))
+  filePaths: z.array(zItemPath)
     .min(1, '请至少提供一个文件或文件夹')
     .max(PARSE_ITEMS_MAX, `一次最多解析${PARSE_ITEMS_MAX}个文件或文件夹`)
     .refine((paths) => new Set(paths).size === paths.length, MSG.parseItemsRepeated),

@@ -3,7 +3,7 @@
  * one call, checked in parallel on the server; each work's result is what checkFile answers for it.
  */
 import { z } from 'zod';
-import { CheckFileAnswer, zId } from './api.ts';
+import { CheckFileAnswer, zId, zItemPath } from './api.ts';
 
 /** Works per call: a page sends a batch of hundreds in calls of this many, for its progress bar. */
 export const CHECK_FILES_MAX_WORKS = 100;
@@ -14,7 +14,7 @@ export const CheckFilesBody = z.object({
   customerHubId: zId.optional(),
   makeWay: z.string().max(20).optional(),
   checkNumberOfPages: z.boolean().optional(),
-  works: z.array(z.object({ filePath: z.string().min(1).max(1024).regex(/\S/, '文件路径不能为空'), workUuid: z.uuid().optional() })).min(1).max(CHECK_FILES_MAX_WORKS),
+  works: z.array(z.object({ filePath: zItemPath, workUuid: z.uuid().optional() })).min(1).max(CHECK_FILES_MAX_WORKS),
 });
 export type CheckFilesBody = z.infer<typeof CheckFilesBody>;
 

@@ -150,6 +150,9 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
       const many = await parseItems(Array.from({ length: 51 }, (_, i) => `upload/${f}/${i}`));
       expect(many.status).toBe(400);
       expect(JSON.stringify(many.body)).toContain('一次最多解析50个文件或文件夹');
+      const blank = await parseItems([' ']);
+      expect(blank.status).toBe(400);
+      expect(JSON.stringify(blank.body)).toContain('文件路径不能为空');
       for (const bad of ['upload/x', { a: 1 }, [1, 2], ['x'.repeat(2000)]]) expect((await parseItems(bad)).status).toBe(400);
     });
   });
