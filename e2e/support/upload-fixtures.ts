@@ -54,7 +54,8 @@ export async function labelledImage(label: string, hue: number, size: { width: n
 export const labelledJpeg = (label: string, hue: number, size: { width: number; height: number; dpi?: number } = { width: 600, height: 400 }): Promise<Buffer> =>
   labelledImage(label, hue, size);
 
-function zipOf(entries: Array<{ name: string; data: Buffer }>, path: string): Promise<void> {
+/** A zip of these entries written to `path` (yazl). */
+export function zipOf(entries: Array<{ name: string; data: Buffer }>, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const zip = new yazl.ZipFile();
     for (const e of entries) zip.addBuffer(e.data, e.name);

@@ -4,7 +4,8 @@
  * The rows come back from the server's draft, the folder's entry says its upload is unfinished, and
  * picking the same folder again finishes it without sending any chunk the server had acknowledged
  * (counted by folderId + filePath + chunkIndex from the page's network events). Another login of the
- * same customer finds the same works; 重置 closes the draft.
+ * same customer finds the same works; 重置 closes the draft. A zip that gave no work, deleted from 文件检查 before
+ * a reload, is sent and parsed again when picked again (it was taken for parsed when another zip of its pick had rows).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
 import { formField } from '../support/chunks.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
 import type { RunningServer } from '../support/server.ts';
-import { distinctJpegCopy, labelledJpeg } from '../support/upload-fixtures.ts';
+import { distinctJpegCopy, labelledJpeg, zipOf } from '../support/upload-fixtures.ts';
 
 const FOLDER = '婚礼相册';
 const BIG = 30;
@@ -131,21 +132,51 @@ describe('a batch survives a reload', () => {
     await cdp.detach();
   });
 
+  it('a failed zip deleted before a reload is parsed again when picked again (it passed for parsed when another zip of its pick had rows)', async () => {
+    const good = join(dir, '两本相册.zip');
+    const empty = join(dir, '只有说明.zip');
+    await zipOf([{ name: '毕业照/1.jpg', data: await labelledJpeg('毕', 40) }, { name: '婚礼/1.jpg', data: await labelledJpeg('婚', 80) }], good);
+    await zipOf([{ name: '说明.txt', data: Buffer.from('只是说明') }], empty);
+    const entry = page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name: '只有说明' });
+    const failed = entry.getByText(/文件解析失败：压缩包中没有可打印的文件/);
+
+    await page.getByTestId('upload-files-input').setInputFiles([good, empty]);
+    for (const name of ['毕业照', '婚礼']) await rowOf(page, name).waitFor({ timeout: TIMEOUT_MS });
+    await failed.waitFor({ timeout: TIMEOUT_MS });
+    const saved = async () => {
+      const before = await page.evaluate(() => window.__portalDraft?.().saves ?? 0);
+      await expect.poll(() => page.evaluate(() => window.__portalDraft?.().saves ?? 0), { timeout: 10_000 }).toBeGreaterThan(before);
+    };
+    // The draft saved with the failed zip on the list, then without it once deleted; then the page reloaded.
+    await saved();
+    await entry.getByRole('button', { name: '删除' }).click();
+    await expect.poll(() => entry.count()).toBe(0);
+    await saved();
+    await page.reload();
+    for (const name of ['毕业照', '婚礼']) await rowOf(page, name).waitFor({ timeout: TIMEOUT_MS });
+
+    // Picked again: sent and parsed again, so the customer is told again why it gives no work.
+    await page.getByTestId('upload-files-input').setInputFiles(empty);
+    await failed.waitFor({ timeout: TIMEOUT_MS });
+    await shot(page, 'draft-failed-zip-picked-again');
+    await entry.getByRole('button', { name: '删除' }).click();
+  });
+
   it('another login of the customer finds the same works, and 重置 closes the draft', async () => {
-    // The draft holds the four works once the page has saved (asked as another login of the customer).
+    // The draft holds the six works once the page has saved (asked as another login of the customer).
     const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
     const token = ((await auth.json()) as { id_token: string }).id_token;
     const openWorks = async () => {
       const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
       return ((await res.json()) as { draft: { document: { works: unknown[] } } | null }).draft?.document.works.length ?? 0;
     };
-    await expect.poll(openWorks, { timeout: 15_000 }).toBe(4);
+    await expect.poll(openWorks, { timeout: 15_000 }).toBe(6);
 
     const other = await newPage(browser);
     try {
       await login(other.page, server.url, 'demo', 'demo');
       await other.page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-      for (const name of ['单张甲', '单张乙', '单张丙', FOLDER]) await rowOf(other.page, name).waitFor({ timeout: 20_000 });
+      for (const name of ['单张甲', '单张乙', '单张丙', FOLDER, '毕业照', '婚礼']) await rowOf(other.page, name).waitFor({ timeout: 20_000 });
       await shot(other.page, 'draft-other-computer');
     } finally {
       await other.context.close();

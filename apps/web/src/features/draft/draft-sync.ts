@@ -97,9 +97,16 @@ function rootsOf(rows: readonly WorkRow[]): Set<string> {
 const hasRows = (item: DraftUploadItem, roots: Set<string>) => roots.has(item.filePath) || roots.has(`unzip/${item.batchId}`);
 
 function createDraftSync(batch: Batch) {
-  const { worksStore, uploadStore, checkEntriesStore, addWorks, setSelectedWorks } = batch;
+  const { worksStore, uploadStore, checkEntriesStore, addWorks, setSelectedWorks, onCheckEntriesRemoved } = batch;
   const flow = uploadFlowOf(batch);
   const ledger = new Map<string, LedgerItem>();
+  // An item whose entry the customer deleted before it became rows (a failed upload or parse) leaves the
+  // ledger at once: the upload flow deletes its stored files. Judged later by its rows, an item of a zip
+  // passed for parsed whenever another zip of the same pick had rows (their rows are all under
+  // unzip/<folderId>), and picking it again after a reload sent nothing and showed nothing (LAN check, 2026-11-29).
+  onCheckEntriesRemoved((removed) => {
+    for (const entry of removed) if (entry.uploadItemKey && entry.status !== 'success') ledger.delete(entry.uploadItemKey);
+  });
   const status: DraftStatus = { id: null, version: 0, saves: 0, lastBytes: 0, lastSaveMs: 0, stopped: false, restored: false };
   let context: UploadContext | null = null;
   let chain: Promise<void> = Promise.resolve();
