@@ -6,6 +6,7 @@ import { objectPapers, storedFiles, works } from '../db/schema/index.ts';
 import { checkWork, type CheckComponent, type CheckItem, type CheckOutcome, type FileCheckRow } from '../domain/check.ts';
 import { kindOf } from '../domain/works.ts';
 import { AppError, notFound } from '../errors.ts';
+import { perItem } from './per-item.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, readImageMeta } from '../media/image.ts';
 import { imageIntegrity } from '../media/integrity.ts';
@@ -267,24 +268,10 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
       const paths = found.flatMap((w) => w.files.map((f) => f.filePath));
       const rows = paths.length ? await filesOfWork.execute({ hubId, paths }) : [];
       const shared: Shared = { spec, works: byUuid, files: new Map(rows.map((r) => [r.path, r])), learnt: [], outcomes: [] };
-      const results = await pLimit(WORKS_AT_ONCE).map(req.works, async (w) => {
-        const base = { filePath: w.filePath, workUuid: w.workUuid ?? null };
-        try {
-          const { answer } = await check(hubId, { ...req, filePath: w.filePath, workUuid: w.workUuid }, { shared });
-          return { ...base, answer };
-        } catch (err) {
-          if (err instanceof AppError && err.status < 500) return { ...base, error: { status: err.status, code: err.code, message: err.message } };
-          throw err;
-        }
-      });
-      // A call that names no work of the caller's hub (another hub's works, or only works that are gone) is
-      // answered as checkFile answers such a work, 404, rather than a 200 listing what it did not find; a
-      // call with some works found keeps one result per work (the page fails a refused call's works alike).
+      const results = await perItem(req.works, WORKS_AT_ONCE, async (w) => (await check(hubId, { ...req, filePath: w.filePath, workUuid: w.workUuid }, { shared })).answer);
       await storeLearnt(shared.learnt);
       await storeOutcomes(hubId, shared.outcomes);
-      const missing = results.filter((r) => 'error' in r && r.error.status === 404);
-      if (missing.length === results.length && missing[0] && 'error' in missing[0]) throw notFound(missing[0].error.message);
-      return { state: 200 as const, message: { results } };
+      return { state: 200 as const, message: { results: results.map((r, i) => ({ filePath: req.works[i]!.filePath, workUuid: req.works[i]!.workUuid ?? null, ...r })) } };
     },
 
 

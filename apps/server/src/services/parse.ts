@@ -7,7 +7,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { productComponents, storedFiles, works as worksTable } from '../db/schema/index.ts';
 import { isIgnored, kindOf, naturalCompare, stripExt, unsupportedBelow, workOfFile, workOfFolder, worksOfZip, type ParsedFile, type Unsupported, type WorkOut } from '../domain/works.ts';
-import { AppError, notFound, badRequest } from '../errors.ts';
+import { notFound, badRequest } from '../errors.ts';
+import { perItem } from './per-item.ts';
 import { MediaError } from '../media/errors.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta, type ImageMeta } from '../media/image.ts';
 import { sha256File } from '../media/hash.ts';
@@ -134,8 +135,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     return out;
   }
 
-  async function parseFolder(hubId: number, folder: string, ctx?: TaskContext, names: () => Promise<Set<string>> = componentNames): Promise<ParseResult> {
-    const entries = (await store.list(hubId, folder)).filter((e) => !e.isDirectory).map((e) => e.path);
+  /** `listed`: the folder's files when the caller has listed them already. */
+  async function parseFolder(hubId: number, folder: string, opts: { ctx?: TaskContext; names?: () => Promise<Set<string>>; listed?: string[] } = {}): Promise<ParseResult> {
+    const { ctx, names = componentNames } = opts;
+    const entries = opts.listed ?? (await store.list(hubId, folder)).filter((e) => !e.isDirectory).map((e) => e.path);
     ctx?.progress(0, entries.length);
     const { files, damaged } = await describeFiles(hubId, entries, (d) => ctx?.progress(d, entries.length));
     const w = workOfFolder(folder, files, await names());
@@ -200,9 +203,9 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
       if (!files[0]) throw badRequest(damaged[0]?.reason ?? '文件破损', 'damaged');
       return { state: 200, message: { works: await saveWorks(hubId, [workOfFile(files[0])], null), unsupported: [] } };
     }
-    const count = (await store.list(hubId, item.path)).filter((e) => !e.isDirectory).length;
-    if (count > INLINE_FILE_LIMIT) return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
-    return { state: 200, message: await parseFolder(hubId, item.path, undefined, names) };
+    const listed = (await store.list(hubId, item.path)).filter((e) => !e.isDirectory).map((e) => e.path);
+    if (listed.length > INLINE_FILE_LIMIT) return { state: 100, message: { taskId: await deps.enqueue(hubId, 'parse', { filePath: item.path }) } };
+    return { state: 200, message: await parseFolder(hubId, item.path, { names, listed }) };
   }
 
   return {
@@ -216,23 +219,14 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     async parseMany(hubId: number, filePaths: string[]) {
       let names: Promise<Set<string>> | undefined;
       const namesOnce = () => (names ??= componentNames());
-      const results = await pLimit(ITEMS_AT_ONCE).map(filePaths, async (filePath): Promise<ParseItemsResult> => {
-        try {
-          return { filePath, answer: await parseItem(hubId, filePath, namesOnce) };
-        } catch (err) {
-          if (err instanceof AppError && err.status < 500) return { filePath, error: { status: err.status, code: err.code, message: err.message } };
-          throw err;
-        }
-      });
-      const missing = results.filter((r) => 'error' in r && r.error.status === 404);
-      if (missing.length === results.length && missing[0] && 'error' in missing[0]) throw notFound(missing[0].error.message);
-      return { state: 200 as const, message: { results } };
+      const results = await perItem(filePaths, ITEMS_AT_ONCE, (filePath) => parseItem(hubId, filePath, namesOnce));
+      return { state: 200 as const, message: { results: results.map((r, i): ParseItemsResult => ({ filePath: filePaths[i]!, ...r })) } };
     },
 
     /** The long task behind a state-100 answer. */
     async runJob(payload: ParseJob, ctx: TaskContext): Promise<ParseResult> {
       const item = await locate(ctx.hubId, payload.filePath);
-      if (item.isDirectory) return parseFolder(ctx.hubId, item.path, ctx);
+      if (item.isDirectory) return parseFolder(ctx.hubId, item.path, { ctx });
       return parseZip(ctx.hubId, item.path, ctx);
     },
   };
