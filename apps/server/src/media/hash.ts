@@ -1,27 +1,31 @@
-import { createHash, webcrypto } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 
-/** Files up to this size are hashed whole, off the main thread; larger ones are streamed through it. */
-const WHOLE_BYTES = 32 * 1024 * 1024;
+/** The piece a file is read in, into one buffer reused for the whole file. */
+const PIECE_BYTES = 1024 * 1024;
 
 /**
  * The sha256 (hex) of a file's bytes: what the server records of every stored file, so that bytes a hub
  * already has can be linked instead of sent again (services/dedupe.ts). Keep in mind:
- * - it runs as each upload completes, so it competes with the uploads themselves: hashed on the main
- *   thread (createHash), it halved upload throughput to disk on PostgreSQL (0.86 → 0.44 of the bare sink,
- *   bench upload-throughput, quiet machine). WebCrypto's digest runs on libuv's thread pool instead;
- * - that digest takes the whole file in memory, so only files up to WHOLE_BYTES (photos, most PDFs) go
- *   that way; a larger file is read as a stream in the stream's default pieces (1 MB pieces raised the
- *   server's peak while uploading from 207 to 248 MB) and hashed on the main thread, a piece per task.
+ * - stored uploads are hashed once the uploads go quiet (services/content-hashes.ts): hashed as each upload
+ *   completed, on the main thread, it halved upload throughput to disk on PostgreSQL (bench upload-throughput);
+ * - the file is read into one reused buffer, a piece per task: reading each file whole (or in a stream's
+ *   pieces) left a batch's bytes as garbage for the collector, and the server's peak memory rose by about
+ *   25 MB while a 500 MB batch was hashed (bench/HISTORY.md 2026-11-29 15:00).
  */
 export async function sha256File(abs: string): Promise<string> {
-  if ((await stat(abs)).size <= WHOLE_BYTES) {
-    const digest = await webcrypto.subtle.digest('SHA-256', await readFile(abs));
-    return Buffer.from(digest).toString('hex');
-  }
   const hash = createHash('sha256');
-  for await (const piece of createReadStream(abs)) hash.update(piece as Buffer);
+  const file = await open(abs, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(PIECE_BYTES);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, PIECE_BYTES, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
   return hash.digest('hex');
 }
 
