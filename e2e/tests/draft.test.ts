@@ -6,6 +6,8 @@
  * (counted by folderId + filePath + chunkIndex from the page's network events). Another login of the
  * same customer finds the same works; 重置 closes the draft. A zip that gave no work, deleted from 文件检查 before
  * a reload, is sent and parsed again when picked again (it was taken for parsed when another zip of its pick had rows).
+ * After a reload a file the server refused comes back refused, with its reason (it came back as an unfinished upload to
+ * pick again), and the failed works are checked again in one checkFiles call without a toast (a checkFile each, and a toast).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -16,7 +18,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
 import { formField } from '../support/chunks.ts';
-import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
+import { afterStep, chooseFivePrint, leaveOrderPage, openOrderPage, rowOf, upload } from '../support/ordering.ts';
 import type { RunningServer } from '../support/server.ts';
 import { distinctJpegCopy, labelledJpeg, zipOf } from '../support/upload-fixtures.ts';
 
@@ -189,5 +191,58 @@ describe('a batch survives a reload', () => {
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
     expect(await openWorks()).toBe(0);
     expect(await page.locator('.ant-table-row').count()).toBe(0);
+  });
+
+  it('after a reload: a file the server refused comes back with its reason, not as an upload to pick again; failed works are checked again in one call, without a toast', async () => {
+    // Two works that fail 5寸 (600×400 px at 72 dpi is far too big), then a folder with a file the server refuses.
+    const failing = ['尺寸不符甲', '尺寸不符乙'];
+    const paths = await Promise.all(failing.map(async (name, i) => {
+      const path = join(dir, `${name}.jpg`);
+      await writeFile(path, await labelledJpeg(name.slice(-1), 100 + i * 40));
+      return path;
+    }));
+    await upload(page, paths, failing);
+    await chooseFivePrint(page, failing.map((name) => rowOf(page, name)));
+    for (const name of failing) expect(await rowOf(page, name).getByTestId('work-state').getAttribute('data-state')).toBe('abnormal');
+
+    const mixed = join(dir, '混合相册');
+    await mkdir(mixed);
+    await writeFile(join(mixed, '好图1.jpg'), await labelledJpeg('好1', 30));
+    await writeFile(join(mixed, '好图2.jpg'), await labelledJpeg('好2', 60));
+    // Text under a photo's name: the server refuses it by its first bytes.
+    await writeFile(join(mixed, '坏图.jpg'), Buffer.from('这不是图片，只是一段文字。'.repeat(40)));
+    const entry = page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name: '混合相册' });
+    const refusal = async () => {
+      await entry.getByText('1个文件无法上传').waitFor({ timeout: TIMEOUT_MS });
+      await entry.getByText('坏图.jpg：只能上传.zip,.pdf,.png,.jpg（文件内容与扩展名不符）').waitFor();
+      await entry.getByRole('button', { name: '跳过失败文件' }).waitFor();
+    };
+    await page.getByTestId('upload-folder-input').setInputFiles(mixed);
+    await refusal();
+    const before = await page.evaluate(() => window.__portalDraft?.().saves ?? 0);
+    await expect.poll(() => page.evaluate(() => window.__portalDraft?.().saves ?? 0), { timeout: 10_000 }).toBeGreaterThan(before);
+
+    const checks: string[] = [];
+    const onRequest = (req: Request) => {
+      const path = new URL(req.url()).pathname;
+      if (path.startsWith('/api/sales_order/checkFile')) checks.push(path);
+    };
+    page.on('request', onRequest);
+    await page.reload();
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+
+    // As before the reload: the refused file and its reason, nothing to pick again.
+    await refusal();
+    expect(await entry.getByText(/上传未完成/).count()).toBe(0);
+    expect(await entry.getByRole('button', { name: '重新选择' }).count()).toBe(0);
+    // The failed works were checked again, together, and the page did not announce a check nobody asked for.
+    await expect.poll(() => checks, { timeout: 15_000 }).toEqual(['/api/sales_order/checkFiles']);
+    for (const name of failing) await expect.poll(() => rowOf(page, name).getByTestId('work-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('abnormal');
+    expect(await page.locator('.ant-message-notice').filter({ hasText: '文件校验异常' }).count()).toBe(0);
+    page.off('request', onRequest);
+    await shot(page, 'draft-refused-file-restored');
+
+    await entry.getByRole('button', { name: '跳过失败文件' }).click();
+    await rowOf(page, '混合相册').getByText('2个文件').waitFor({ timeout: TIMEOUT_MS });
   });
 });

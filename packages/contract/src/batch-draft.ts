@@ -48,6 +48,8 @@ export const DraftUploadFile = z.object({
   chunkTotal: z.number().int().min(1),
   done: z.boolean(),
   chunks: z.string().max(100_000).optional(),
+  /** The server's reason when it refused the file (damaged, encrypted, of another type): a re-pick would be refused again. */
+  refused: z.string().min(1).max(2000).optional(),
 });
 export type DraftUploadFile = z.infer<typeof DraftUploadFile>;
 

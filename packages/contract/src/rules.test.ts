@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedDeviation, fitsSize, isPhoneNumber, mmToPx, orientationFit, pxToMm, toleranceText } from './rules.ts';
+import { allowedDeviation, fileLabels, fitsSize, isPhoneNumber, mmToPx, orientationFit, pxToMm, toleranceText } from './rules.ts';
 
 describe('print rules', () => {
   it('converts mm and pixels with DPI / 25.4', () => {
@@ -35,5 +35,19 @@ describe('contact phone', () => {
   });
   it.each(['abc', '', '12345', '12800138000', '1380013800', '138001380001', '88886666', '0571-0888666', '0571-188866661', 'tel:13800138000', '１３８００１３８０００'])('refuses %s', (phone) => {
     expect(isPhoneNumber(phone)).toBe(false);
+  });
+});
+
+describe('file labels within a work', () => {
+  it.each([
+    ['names that differ: the names', ['upload/f/相册/1.jpg', 'upload/f/相册/2.jpg'], ['1.jpg', '2.jpg']],
+    ['a name twice, in subfolders: the path below the shared folder', ['upload/f/相册/上/1.jpg', 'upload/f/相册/下/1.jpg', 'upload/f/相册/下/2.jpg'], ['上/1.jpg', '下/1.jpg', '2.jpg']],
+    ['deeper and shallower', ['upload/f/相册/1.jpg', 'upload/f/相册/内页/1.jpg'], ['1.jpg', '内页/1.jpg']],
+    ['the pages of one PDF: one name', ['upload/f/书/书.pdf', 'upload/f/书/书.pdf'], ['书.pdf', '书.pdf']],
+    ['one file', ['upload/f/照片.jpg'], ['照片.jpg']],
+    ['no shared folder', ['a/1.jpg', 'b/1.jpg'], ['a/1.jpg', 'b/1.jpg']],
+  ])('%s', (_name, paths, labels) => {
+    const got = fileLabels(paths);
+    expect(paths.map((p) => got.get(p))).toEqual(labels);
   });
 });

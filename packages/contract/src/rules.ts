@@ -46,3 +46,19 @@ export function isPhoneNumber(text: string): boolean {
   if (/^(?:\+?86)?1[3-9]\d{9}$/.test(s.replace(/-/g, ''))) return true;
   return /^(?:\(0\d{2,3}\)|0\d{2,3}-?)[2-9]\d{6,7}(?:-\d{1,6})?$/.test(s);
 }
+
+/**
+ * How each file of a work is named to the customer: its name, or, where another file of the work has the same
+ * name (相册/上/1.jpg and 相册/下/1.jpg), its path below the folder the work's files share (上/1.jpg, 下/1.jpg).
+ * The pages of one PDF share its path and so its name.
+ */
+export function fileLabels(paths: readonly string[]): Map<string, string> {
+  const distinct = [...new Set(paths)];
+  const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const count = new Map<string, number>();
+  for (const p of distinct) count.set(nameOf(p), (count.get(nameOf(p)) ?? 0) + 1);
+  const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+  let shared = distinct.length > 0 ? dirOf(distinct[0]!) : '';
+  for (const p of distinct) while (!p.startsWith(shared)) shared = dirOf(shared.slice(0, -1));
+  return new Map(distinct.map((p) => [p, (count.get(nameOf(p)) ?? 0) > 1 ? p.slice(shared.length) : nameOf(p)]));
+}

@@ -3,7 +3,7 @@
  * size of the miss. A pure function over the file check's rows (../shared/spec/decisions.md §5), shared by
  * the page and its tests; docs/decisions.md "#20 item 1" records the bands.
  */
-import { allowedDeviation, fitsSize } from './rules.ts';
+import { allowedDeviation, fileLabels, fitsSize } from './rules.ts';
 
 /** The causes, in the order the triage lists them (labels fixed by issue #20). */
 export const TRIAGE_CAUSES = ['尺寸偏小', '尺寸偏大', '方向不符', '分辨率不足', '页数不符', '未匹配组件', '文件破损'] as const;
@@ -123,6 +123,8 @@ export interface TriageFile {
   workUuid: string;
   row: TriageRowInput;
   issue: FileIssue;
+  /** The file's name, or its path within the work where another file of the work has the same name (rules.ts fileLabels). */
+  label: string;
 }
 
 export interface TriageGroup {
@@ -153,12 +155,14 @@ export function workIssues(work: TriageWorkInput): TriageFile[] {
   const rows = rowsOf(result);
   // Warnings the customer accepted (批量确认使用, 确认使用) are no longer problems of the batch.
   const accepted = 'fileCheckResult' in result && result.resolutionAccepted === true;
+  const labels = fileLabels(rows.map((r) => r.itemPath));
+  const labelOf = (row: TriageRowInput) => labels.get(row.itemPath) ?? row.filename;
   for (const row of rows) {
-    for (const issue of fileIssues(row)) if (!(accepted && issue.cause === '分辨率不足')) out.push({ workUuid: work.uuid, row, issue });
+    for (const issue of fileIssues(row)) if (!(accepted && issue.cause === '分辨率不足')) out.push({ workUuid: work.uuid, row, issue, label: labelOf(row) });
   }
   // A page count outside the limits is the work's: every file of it is in the group.
   if ('message' in result && result.message.pageCountWarning && !out.some((f) => f.issue.cause === '页数不符')) {
-    for (const row of rows) out.push({ workUuid: work.uuid, row, issue: { cause: '页数不符', band: null, miss: null } });
+    for (const row of rows) out.push({ workUuid: work.uuid, row, issue: { cause: '页数不符', band: null, miss: null }, label: labelOf(row) });
   }
   cache.set(result, { uuid: work.uuid, files: out });
   return out;

@@ -1,5 +1,5 @@
 import { MSG } from '@portal/contract/messages';
-import { orientationFit, pxToMm, toleranceText, type Tolerance } from '@portal/contract/rules';
+import { fileLabels, orientationFit, pxToMm, toleranceText, type Tolerance } from '@portal/contract/rules';
 
 /**
  * The file check of ../shared/spec/decisions.md §5, as a pure function over measured files (the server's check and the
@@ -240,9 +240,12 @@ export function checkWork(measured: CheckItem[], components: CheckComponent[], p
   const outOfRange = (pages.min !== null && pageCount < pages.min) || (pages.max !== null && pageCount > pages.max);
   const pageCountWarning = pages.check && outOfRange;
   // A PDF that cannot be split is one message, not one per page.
+  // Files named alike in subfolders of the work are told apart by their path (fileLabels).
+  const labels = fileLabels(rows.map((r) => r.itemPath));
+  const labelOf = (r: FileCheckRow) => labels.get(r.itemPath) ?? r.filename;
   const messages = splitFailure
-    ? [`${rows[0]!.filename}：${splitFailure}`]
-    : rows.filter((r) => !r.pass).map((r) => `${r.filename}${r.page ? ` 第${r.page}页` : ''}：${r.reason}`);
+    ? [`${labelOf(rows[0]!)}：${splitFailure}`]
+    : rows.filter((r) => !r.pass).map((r) => `${labelOf(r)}${r.page ? ` 第${r.page}页` : ''}：${r.reason}`);
   if (pageCountWarning) messages.unshift(`页数${pageCount}不符合要求（${pages.min ?? 1}-${pages.max ?? '不限'}页）`);
 
   const counts = new Map<number, { componentId: number; componentName: string; width: number; height: number; count: number }>();

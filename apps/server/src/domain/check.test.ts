@@ -47,6 +47,14 @@ describe('checkWork', () => {
     expect(out.messages[0]).toMatch(/^c\.jpg：尺寸不符/);
   });
 
+  it('names files of the same name by their path within the work (上/1.jpg, 下/1.jpg), others by their name', () => {
+    const at = (path: string) => img(path, 100, 70, 300, { fileName: path.slice(path.lastIndexOf('/') + 1) });
+    const out = checkWork([at('相册/上/1.jpg'), at('相册/下/1.jpg'), at('相册/下/2.jpg')], [photo], noPages);
+    expect(out.messages.map((m) => m.slice(0, m.indexOf('：')))).toEqual(['上/1.jpg', '下/1.jpg', '2.jpg']);
+    // The rows keep the file's own name (the spec's filename).
+    expect(out.rows.map((r) => r.filename)).toEqual(['1.jpg', '1.jpg', '2.jpg']);
+  });
+
   it('applies a tolerance in percent', () => {
     const a3 = comp({ id: 7, name: 'A3', width: 297, height: 420, error: 1, errorType: 'percent' });
     expect(checkWork([img('p.jpg', 299.5, 424)], [a3], noPages).pass).toBe(true);

@@ -90,6 +90,13 @@ describe('triage of a batch', () => {
     expect(triage([fixed])).toEqual([]);
   });
 
+  it('names each file as the customer tells it apart: by its path within the work where another file has its name', () => {
+    const at = (path: string) => img(path, 124, 86, 300, { fileName: path.slice(path.lastIndexOf('/') + 1) });
+    const out = checkWork([at('相册/上/1.jpg'), at('相册/下/1.jpg'), at('相册/下/2.jpg')], [photo], noPages);
+    const [group] = triage([{ uuid: 'w', checkResult: { message: { fileCheckResult: out.rows, pageCountWarning: false } } }]);
+    expect(group!.files.map((f) => f.label)).toEqual(['上/1.jpg', '下/1.jpg', '2.jpg']);
+  });
+
   it('leaves out the resolution warnings the customer accepted (批量确认使用), not the work\'s other issues', () => {
     const low = checkWork([img('低.jpg', 127, 89, 150)], [photo], noPages);
     const warned: TriageWorkInput = { uuid: 'w1', checkResult: { fileCheckResult: low.rows } };

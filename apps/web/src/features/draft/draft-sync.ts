@@ -70,8 +70,9 @@ function ledgerFileOf(f: UploadFileState, acknowledged: () => Parameters<typeof 
   const done = f.status === 'done';
   const cached = done ? doneFiles.get(f) : undefined;
   if (cached) return cached;
+  const refused = f.status === 'failed' && f.refused && f.error ? f.error : undefined;
   const entry: LedgerFile = { id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? null, chunkTotal: f.chunkTotal, done,
-    ...(done ? {} : { chunks: rangesOf(acknowledged()) }) };
+    ...(done ? {} : refused ? { refused } : { chunks: rangesOf(acknowledged()) }) };
   if (done) doneFiles.set(f, entry);
   return entry;
 }
@@ -263,12 +264,12 @@ function createDraftSync(batch: Batch) {
     for (const item of document.uploads) {
       const stays = !(item.parsed && item.files.every((f) => f.done) && hasRows(item, roots));
       if (stays) onList.push(item);
-      unfinished += item.files.filter((f) => !f.done).length;
+      unfinished += item.files.filter((f) => !f.done && !f.refused).length;
       ledger.set(item.key, { ...item, restored: true });
     }
     if (context && onList.length > 0) flow.restoreItems(onList, context);
     const recheck = rows.filter((r) => r.state === 'abnormal' || r.state === 'dpiAbnormal').map((r) => r.uuid);
-    if (recheck.length > 0) void checkFlowOf(batch).recheckWorks(recheck, customerHubId);
+    if (recheck.length > 0) void checkFlowOf(batch).recheckWorks(recheck, customerHubId, { quiet: true });
     return { works: rows.length, unfinished };
   }
 

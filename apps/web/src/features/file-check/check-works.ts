@@ -18,6 +18,7 @@
  */
 import type { FileCheckRow } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
+import { fileLabels } from '@portal/contract/rules';
 import { createStore, type Store } from '../../lib/external-store.ts';
 import { ApiError, isApiError } from '../../lib/http.ts';
 import { paced } from '../../lib/paced.ts';
@@ -27,7 +28,6 @@ import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
 import { checkFiles } from './api/check-files.ts';
 
 const SUCCESS_LINGER_MS = 1500;
-const CHECKS_AT_ONCE = 4;
 /** Works per checkFiles call and calls in flight: docs/decisions.md "#20 item 5" records how they were chosen. */
 const WORKS_PER_CALL = 25;
 const CALLS_AT_ONCE = 2;
@@ -203,7 +203,8 @@ function createCheckFlow(page: Batch) {
         // A work that had an entry shows its success for a moment; others need none (the toast says it).
         writes.succeeded.push({ entryId, detail: m });
       } else {
-        const warned = m.fileCheckResult.filter((r) => r.resolutionWarning).map((r) => `${r.filename}：分辨率${r.resolutionDetect ?? '—'}dpi，要求${r.resolutionThreshold}-${r.resolutionLimit ?? '不限'}dpi`);
+        const labels = fileLabels(m.fileCheckResult.map((r) => r.itemPath));
+        const warned = m.fileCheckResult.filter((r) => r.resolutionWarning).map((r) => `${labels.get(r.itemPath) ?? r.filename}：分辨率${r.resolutionDetect ?? '—'}dpi，要求${r.resolutionThreshold}-${r.resolutionLimit ?? '不限'}dpi`);
         put({
           status: 'dpiAbnormal',
           message: `分辨率异常：${warned.length}个文件的分辨率不符合要求`,
@@ -259,9 +260,10 @@ function createCheckFlow(page: Batch) {
   /**
    * Many works against one SKU: calls of WORKS_PER_CALL works to checkFiles (the server checks each
    * call's works in parallel), CALLS_AT_ONCE calls in flight; the progress counts works as calls answer.
+   * `announce`: tell onBatchChecked's listeners when done (the page turns to the triage).
    * A call that fails as a whole (network, a SKU no longer sold) fails its works as checkFile would.
    */
-  async function checkMany(uuids: readonly string[], choice: SkuChoice, customerHubId: number): Promise<Outcome[]> {
+  async function checkMany(uuids: readonly string[], choice: SkuChoice, customerHubId: number, { announce = true } = {}): Promise<Outcome[]> {
     const begun = noWrites();
     const started = uuids.map((uuid) => ({ uuid, s: begin(uuid, choice, begun) }));
     apply(begun);
@@ -318,7 +320,7 @@ function createCheckFlow(page: Batch) {
     }, { taskEach: true });
     flush();
     progress.setState((p) => ({ ...p, running: false }));
-    for (const listener of finishedListeners) listener();
+    if (announce) for (const listener of finishedListeners) listener();
     return uuids.map((uuid) => outcomes.get(uuid) ?? 'stale');
   }
 
@@ -351,14 +353,29 @@ function createCheckFlow(page: Batch) {
     return () => finishedListeners.delete(listener);
   }
 
-  /** 重新校验: checks works again against the SKU each already has. */
-  async function recheckWorks(uuids: readonly string[], customerHubId: number): Promise<void> {
-    const outcomes = await mapPooled([...new Set(uuids)], CHECKS_AT_ONCE, (uuid) => {
+  /**
+   * 重新校验: checks works again against the SKU each already has, the works of one SKU together as
+   * 选择产品 checks them (checkFiles, one progress bar). `quiet`: no toast and no turn to the triage (a
+   * restored draft's failed works, which the customer did not ask to check).
+   */
+  async function recheckWorks(uuids: readonly string[], customerHubId: number, { quiet = false } = {}): Promise<void> {
+    const bySku = new Map<string, { choice: SkuChoice; uuids: string[] }>();
+    for (const uuid of new Set(uuids)) {
       const row = rowOf(uuid);
       const choice = row && skuChoiceOfRow(row);
-      return choice ? checkOne(uuid, choice, customerHubId) : Promise.resolve<Outcome>('stale');
-    });
-    summarise(outcomes);
+      if (!choice) continue;
+      const key = JSON.stringify(choice);
+      const group = bySku.get(key) ?? { choice, uuids: [] };
+      group.uuids.push(uuid);
+      bySku.set(key, group);
+    }
+    const outcomes: Outcome[] = [];
+    // One SKU after another: the progress bar counts one check at a time.
+    for (const { choice, uuids: group } of bySku.values()) {
+      if (group.length === 1) outcomes.push(await checkOne(group[0]!, choice, customerHubId));
+      else outcomes.push(...(await checkMany(group, choice, customerHubId, { announce: !quiet })));
+    }
+    if (!quiet) summarise(outcomes);
   }
 
   /**

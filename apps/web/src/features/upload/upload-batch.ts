@@ -62,7 +62,8 @@ export interface RestoredUploadItem {
   filePath: string;
   fileNum: number;
   itemIndex: number;
-  files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified?: number | null; chunkTotal: number; done: boolean }>;
+  /** `refused`: the server's reason when it refused the file (a re-pick would be refused again). */
+  files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified?: number | null; chunkTotal: number; done: boolean; refused?: string }>;
 }
 
 /** fileIndex of an id made by uploadPicked (`<folderId>-<fileIndex>`). */
@@ -241,29 +242,34 @@ function createUploadFlow(page: Batch) {
     const item = file && state.items[file.itemKey];
     if (!item) return;
     if (item.filesDone === item.filesTotal) queueParse(item.key);
-    else if (item.filesDone + item.filesFailed === item.filesTotal) {
-      const failed = failedFilesOf(state, item.key);
-      // The server's reason when it refused a file; for a lost connection the message says it all.
-      const reason = (f: (typeof failed)[number]) => (f.error && f.error !== MSG.uploadFailed ? f.error : '');
-      const listed = item.isFolder
-        ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
-        : failed.map(reason).filter(Boolean);
-      if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
-      // Refused by the server, every one: its reason is the message, and no 重试 is offered (it said
-      // 上传失败，请重试！ over an encrypted PDF: the LAN check of 2026-11-29).
-      const refused = failed.every((f) => f.refused);
-      updateCheckEntry(item.key, {
-        status: 'failure',
-        phase: undefined,
-        message: !refused ? MSG.uploadFailed : item.isFolder ? `${failed.length}个文件无法上传` : (listed[0] ?? MSG.uploadFailed),
-        details: refused && !item.isFolder ? [] : listed,
-        retry: !refused ? 'upload' : item.isFolder ? 'skip' : undefined,
-      });
-      // As for a failed parse: the failure in the upload list replaces the preflight's row (重试 that
-      // succeeds brings the server's rows).
-      removePreflightItems([item.key]);
-    }
+    else if (item.filesDone + item.filesFailed === item.filesTotal) showFailedItem(item.key);
     summarise(item.batchId);
+  }
+
+  /** The entry of an item whose every file settled and some failed: the failed files and what can be done. */
+  function showFailedItem(key: string) {
+    const item = uploadStore.getState().items[key];
+    if (!item) return;
+    const failed = failedFilesOf(uploadStore.getState(), key);
+    // The server's reason when it refused a file; for a lost connection the message says it all.
+    const reason = (f: (typeof failed)[number]) => (f.error && f.error !== MSG.uploadFailed ? f.error : '');
+    const listed = item.isFolder
+      ? failed.slice(0, FAILED_FILES_LISTED).map((f) => (reason(f) ? `${f.relativePath}：${reason(f)}` : f.relativePath))
+      : failed.map(reason).filter(Boolean);
+    if (item.isFolder && failed.length > FAILED_FILES_LISTED) listed.push(`等${failed.length}个文件未上传成功`);
+    // Refused by the server, every one: its reason is the message, and no 重试 is offered (it said
+    // 上传失败，请重试！ over an encrypted PDF: the LAN check of 2026-11-29).
+    const refused = failed.every((f) => f.refused);
+    updateCheckEntry(key, {
+      status: 'failure',
+      phase: undefined,
+      message: !refused ? MSG.uploadFailed : item.isFolder ? `${failed.length}个文件无法上传` : (listed[0] ?? MSG.uploadFailed),
+      details: refused && !item.isFolder ? [] : listed,
+      retry: !refused ? 'upload' : item.isFolder ? 'skip' : undefined,
+    });
+    // As for a failed parse: the failure in the upload list replaces the preflight's row (重试 that
+    // succeeds brings the server's rows).
+    removePreflightItems([key]);
   }
 
   function summarise(batchId: string) {
@@ -414,16 +420,20 @@ function createUploadFlow(page: Batch) {
       files: item.files.map((f) => ({ id: f.id, relativePath: f.relativePath, size: f.size, lastModified: f.lastModified ?? undefined, chunkTotal: f.chunkTotal })),
     })));
     for (const item of fresh) {
-      for (const f of item.files) patchUploadFile(f.id, f.done ? { status: 'done', bytesDone: f.size } : { status: 'failed', error: UNFINISHED_FILE });
+      for (const f of item.files) {
+        patchUploadFile(f.id, f.done ? { status: 'done', bytesDone: f.size } : f.refused ? { status: 'failed', error: f.refused, refused: true } : { status: 'failed', error: UNFINISHED_FILE });
+      }
     }
     addCheckEntries(fresh.map((item) => ({
       id: item.key, articleName: itemArticleName(item), fileName: item.name, filePath: item.filePath, uploadItemKey: item.key,
       status: 'start' as const, phase: 'uploading' as const,
     })));
     for (const item of fresh) {
-      const unfinished = item.files.filter((f) => !f.done);
+      // A file the server refused stays refused, with its reason: picking it again would not help.
+      const unfinished = item.files.filter((f) => !f.done && !f.refused);
       if (unfinished.length === 0) {
-        queueParse(item.key);
+        if (item.files.every((f) => f.done)) queueParse(item.key);
+        else showFailedItem(item.key);
         continue;
       }
       const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
@@ -439,7 +449,8 @@ function createUploadFlow(page: Batch) {
    */
   async function resumeFiles(pairs: readonly ResumePick[], context: UploadContext): Promise<void> {
     const state = uploadStore.getState();
-    const known = pairs.filter((p) => state.files[p.fileId]?.status === 'failed');
+    // A refused file would be refused again.
+    const known = pairs.filter((p) => state.files[p.fileId]?.status === 'failed' && !state.files[p.fileId]?.refused);
     if (known.length === 0) return;
     for (const key of new Set(known.map((p) => (state.files[p.fileId] as UploadFileState).itemKey))) {
       updateCheckEntry(key, { status: 'start', phase: 'uploading', message: undefined, details: undefined, retry: undefined });

@@ -1,4 +1,5 @@
 import type { FixKind } from '@portal/contract/bulk-fix';
+import { fileLabels } from '@portal/contract/rules';
 import type { FileCheckRow } from '@portal/contract/api';
 import { fitsSize } from '@portal/contract/rules';
 
@@ -45,11 +46,13 @@ export function targetsOf(works: ReadonlyArray<{ uuid: string; articleName: stri
   const out: FixTarget[] = [];
   for (const w of works) {
     const seen = new Set<string>();
-    for (const r of checkRowsOf(w.checkResult)) {
+    const rows = checkRowsOf(w.checkResult);
+    const labels = fileLabels(rows.map((r) => r.itemPath));
+    for (const r of rows) {
       if ((r.pass && !r.resolutionWarning) || seen.has(r.itemPath)) continue;
       seen.add(r.itemPath);
       const { kinds, suggested } = fixesFor(r);
-      out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: r.filename, problem: r.reason ?? '', kinds, kind: suggested });
+      out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: labels.get(r.itemPath) ?? r.filename, problem: r.reason ?? '', kinds, kind: suggested });
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, PlusOutlined } from '@ant-design/icons';
 import type { FileCheckRow } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
+import { fileLabels } from '@portal/contract/rules';
 import { App, Button, Flex, Image, Modal, Popconfirm, Spin, Table, Tooltip, Typography, theme } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
@@ -178,7 +179,7 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
       key: keyOf(row),
       target: {
         path: row.itemPath,
-        name: row.filename,
+        name: labelOf(row),
         imageUrl: previewOf(row),
         width: px.width,
         height: px.height,
@@ -254,6 +255,9 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     }
   };
 
+  // Files named alike in subfolders of the work are told apart by their path.
+  const labels = fileLabels(model.rows.map((r) => r.itemPath));
+  const labelOf = (row: FileCheckRow) => labels.get(row.itemPath) ?? row.filename;
   const columns: TableColumnsType<FileCheckRow> = [
     {
       title: '文件名称',
@@ -262,13 +266,13 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           <Image
             src={previewOf(row)}
-            alt={row.filename}
+            alt={labelOf(row)}
             width={THUMB}
             height={THUMB}
             style={{ objectFit: 'cover', borderRadius: token.borderRadiusSM, background: token.colorFillQuaternary }}
           />
-          <Typography.Text ellipsis title={row.filename} style={{ maxWidth: 200 }}>
-            {row.filename}
+          <Typography.Text ellipsis title={labelOf(row)} style={{ maxWidth: 200 }}>
+            {labelOf(row)}
             {row.page ? ` 第${row.page}页` : ''}
           </Typography.Text>
         </Flex>

@@ -39,7 +39,7 @@ export interface TriagePanelProps {
 const Sample = memo(function Sample({ file, drawn }: { file: TriageFile; drawn: boolean }) {
   const { token } = theme.useToken();
   const { row } = file;
-  const name = `${row.filename}${row.page ? ` 第${row.page}页` : ''}`;
+  const name = `${file.label}${row.page ? ` 第${row.page}页` : ''}`;
   const detail = row.component
     ? `${name}：${row.width}×${row.height}mm，标准${row.component.width}×${row.component.height}mm${row.resolutionDetect !== null ? `，${row.resolutionDetect}dpi` : ''}`
     : `${name}：${row.reason ?? ''}`;
