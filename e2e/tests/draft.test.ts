@@ -203,7 +203,12 @@ describe('a batch survives a reload', () => {
     }));
     await upload(page, paths, failing);
     await chooseFivePrint(page, failing.map((name) => rowOf(page, name)));
-    for (const name of failing) expect(await rowOf(page, name).getByTestId('work-state').getAttribute('data-state')).toBe('abnormal');
+    for (const name of failing) {
+      const row = rowOf(page, name);
+      expect(await row.getByTestId('work-state').getAttribute('data-state')).toBe('abnormal');
+      // 文件尺寸 gives the component's size and, as the work fails, what the file measures.
+      expect(await row.getByTestId('actual-size').innerText()).toBe('实际 50.8×33.9mm');
+    }
 
     const mixed = join(dir, '混合相册');
     await mkdir(mixed);

@@ -207,7 +207,14 @@ describe('upload and parsing', () => {
     page.on('request', count);
     await page.getByTestId('upload-files-input').setInputFiles(fx.txtPath);
     await page.locator('.ant-message').getByText('只能上传.zip,.pdf,.png,.jpg').first().waitFor();
+    // The toast names no file; the notice of files left out does.
+    const notice = page.getByTestId('unsupported-files');
+    await notice.getByText('以下文件未被识别（共1个），不会加入订单：').waitFor();
+    await notice.getByText('说明.txt').waitFor();
+    await notice.getByText('：文件类型不支持，未上传').waitFor();
     await shot(page, 'upload-wrong-type');
+    await notice.getByRole('button', { name: /close/i }).click();
+    await notice.waitFor({ state: 'detached' });
 
     const longName = `${'长'.repeat(252)}.jpg`;
     await page.getByTestId('upload-files-input').setInputFiles({ name: longName, mimeType: 'image/jpeg', buffer: Buffer.from([0xff, 0xd8, 0xff]) });

@@ -75,6 +75,8 @@ const PARSE_CALLS_AT_ONCE = 2;
 /** Long parse tasks (zips, big folders) polled at once. */
 const TASKS_POLLED_AT_ONCE = 4;
 const FAILED_FILES_LISTED = 5;
+/** Why a picked file of another type is listed with the files left out (UnsupportedNotices). */
+const SKIPPED_TYPE = '文件类型不支持，未上传';
 /** The toast of a pick whose failed files were all refused by the server: 重试 cannot help; 文件检查 says why. */
 const FILES_REFUSED = '有文件无法上传，原因见文件检查';
 
@@ -333,7 +335,14 @@ function createUploadFlow(page: Batch) {
    */
   function uploadPicked(picked: readonly PickedFile[], context: UploadContext): PickOutcome {
     const screened = screenFiles(picked);
-    if (screened.wrongType.length > 0) context.notify.warning(MSG.wrongFileType);
+    if (screened.wrongType.length > 0) {
+      context.notify.warning(MSG.wrongFileType);
+      // The toast (the spec's words) names no file: the files left out are listed with those the parses leave out.
+      addUnsupportedNotices(screened.wrongType.map((p) => {
+        const path = p.relativePath;
+        return { fileName: path.slice(path.lastIndexOf('/') + 1), filePath: path, reason: SKIPPED_TYPE, itemName: path.split('/')[0]! };
+      }));
+    }
     if (screened.tooLong.length > 0) context.notify.warning(MSG.pathTooLong);
     if (screened.empty.length > 0) {
       const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');

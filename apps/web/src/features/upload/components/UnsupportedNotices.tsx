@@ -3,7 +3,7 @@ import { useBatch, useUploadState } from '../../batch/index.ts';
 
 const LISTED = 10;
 
-/** Files inside folders and zips that the parse did not recognise: a warning, not an error of a work. */
+/** Files of a pick of another type, and files inside folders and zips that the parse did not recognise: a warning, not an error of a work. */
 export function UnsupportedNotices() {
   const notices = useUploadState((s) => s.unsupported);
   const { clearUnsupportedNotices } = useBatch();
@@ -19,7 +19,7 @@ export function UnsupportedNotices() {
           {notices.slice(0, LISTED).map((n) => (
             <li key={`${n.filePath}`}>
               <Typography.Text>{n.fileName}</Typography.Text>
-              <Typography.Text type="secondary">（{n.itemName}）：{n.reason}</Typography.Text>
+              <Typography.Text type="secondary">{n.itemName !== n.fileName ? `（${n.itemName}）` : ''}：{n.reason}</Typography.Text>
             </li>
           ))}
           {notices.length > LISTED && <li>等{notices.length}个文件</li>}

@@ -143,18 +143,30 @@ export const ProductDetailsCell = memo(function ProductDetailsCell({ uuid }: { u
 
 /** Per component: name, width × height (mm) and how many files it has. */
 /** Per component once checked; before a product is chosen, the sizes the parse measured of the files. */
+/** The sizes of a work's files as measured (images at their density, PDF pages). */
+function measuredSizes(files: WorkRow['files']): SizeTally {
+  const tally = new SizeTally();
+  for (const f of files) {
+    if (f.dpi !== null) tally.image(f.width, f.height, f.dpi);
+    else if (f.pages > 0) tally.pdfPage(f.width, f.height, f.pages);
+  }
+  return tally;
+}
+
+/**
+ * 文件尺寸: the files' measured sizes before a product is chosen, each component's size after; a work that
+ * fails its check shows its files' sizes under them too (the components' alone read as if the files had them).
+ */
 export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string }) {
   const components = useRowField(uuid, (r) => r.components ?? null);
   const files = useRowField(uuid, (r) => r.files);
+  const failed = useRowField(uuid, (r) => r.state === 'abnormal');
   if (!components || components.length === 0) {
     if (!files?.length) return dash;
-    const tally = new SizeTally();
-    for (const f of files) {
-      if (f.dpi !== null) tally.image(f.width, f.height, f.dpi);
-      else if (f.pages > 0) tally.pdfPage(f.width, f.height, f.pages);
-    }
+    const tally = measuredSizes(files);
     return tally.counts.size === 0 ? dash : <SizesList tally={tally} testId="measured-size" />;
   }
+  const actual = failed && files?.length ? measuredSizes(files) : null;
   return (
     <div className="works-stack works-small">
       {components.map((c) => (
@@ -162,6 +174,12 @@ export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string 
           {c.componentName} {c.width}×{c.height}mm{c.count > 1 ? ` ×${c.count}` : ''}
         </span>
       ))}
+      {actual && actual.counts.size > 0 && (
+        <span className="works-muted" style={{ whiteSpace: 'nowrap' }} data-testid="actual-size">
+          实际 {[...actual.counts.keys()].slice(0, 2).map((text) => text.split('|')[0]).join('、')}
+          {actual.counts.size > 2 ? ` 等${actual.counts.size}种` : ''}
+        </span>
+      )}
     </div>
   );
 });
