@@ -224,8 +224,20 @@ describe('a batch survives a reload', () => {
     };
     await page.getByTestId('upload-folder-input').setInputFiles(mixed);
     await refusal();
-    const before = await page.evaluate(() => window.__portalDraft?.().saves ?? 0);
-    await expect.poll(() => page.evaluate(() => window.__portalDraft?.().saves ?? 0), { timeout: 10_000 }).toBeGreaterThan(before);
+    // The server's draft holds both failed works and the refused file (a save built before the refusal
+    // could end after it showed: its count alone would not say).
+    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
+    const token = ((await auth.json()) as { id_token: string }).id_token;
+    type Saved = { works: Array<{ state?: string }>; uploads: Array<{ files: Array<{ refused?: string }> }> };
+    const saved = async () => {
+      const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
+      const doc = ((await res.json()) as { draft: { document: Saved } | null }).draft?.document;
+      return {
+        abnormal: doc?.works.filter((w) => w.state === 'abnormal').length ?? 0,
+        refused: doc?.uploads.flatMap((u) => u.files).filter((f) => f.refused).map((f) => f.refused) ?? [],
+      };
+    };
+    await expect.poll(saved, { timeout: 15_000 }).toEqual({ abnormal: 2, refused: ['只能上传.zip,.pdf,.png,.jpg（文件内容与扩展名不符）'] });
 
     const checks: string[] = [];
     const onRequest = (req: Request) => {
