@@ -29,6 +29,8 @@ const { checkResult: _stored, ...workColumns } = getTableColumns(works);
 export type CheckedWork = Omit<typeof works.$inferSelect, 'checkResult'>;
 const FILE_GONE = '文件不存在，请重新上传';
 type FileRow = { id: number; path: string; meta: Meta | null };
+/** The columns a check writes into its work (storeOutcomes names them in SQL too). */
+type StoredOutcome = { [K in 'productId' | 'propertyConfigId' | 'checkResult' | 'checkPassed' | 'addPageNum' | 'fileArea' | 'pageCount' | 'checkedAt' | 'state']-?: NonNullable<(typeof works.$inferInsert)[K]> };
 /**
  * What the checks of one checkFiles call share: the SKU, the works named by uuid (undefined: not the hub's)
  * and their files' rows, read once; and what they learn and decide, written once at the end.
@@ -38,7 +40,7 @@ interface Shared {
   works: Map<string, CheckedWork | undefined>;
   files: Map<string, FileRow>;
   learnt: Array<{ id: number; meta: Meta }>;
-  outcomes: Array<{ uuid: string; productId: number; propertyConfigId: number; checkResult: Record<string, unknown>; checkPassed: boolean; addPageNum: number; fileArea: number; pageCount: number; checkedAt: Date; state: 'match' | 'dpiAbnormal' | 'abnormal' }>;
+  outcomes: Array<{ uuid: string } & StoredOutcome>;
 }
 /** Files of a work looked at together: as many as libuv has threads for file system calls by default. */
 const FILE_CONCURRENCY = 4;
@@ -238,7 +240,7 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
         checkResult: { ...answerWith(outcome.rows.filter((r) => !r.pass || r.resolutionWarning)), rowsChecked: outcome.rows.length, ...(accepted ? { resolutionAccepted: work.resolutionAccepted } : {}) },
         checkPassed: outcome.pass, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea, pageCount: outcome.pageCount, checkedAt: new Date(),
         state: outcome.pass ? (outcome.resolutionWarning && !accepted ? 'dpiAbnormal' : 'match') : 'abnormal',
-      } satisfies Partial<typeof works.$inferInsert>;
+      } satisfies StoredOutcome;
       if (shared) shared.outcomes.push({ uuid: work.uuid, ...stored });
       else await db.update(works).set(stored).where(eq(works.uuid, work.uuid));
     }

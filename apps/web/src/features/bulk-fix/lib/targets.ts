@@ -1,7 +1,6 @@
 import type { FixKind } from '@portal/contract/bulk-fix';
-import { fileLabels } from '@portal/contract/rules';
 import type { FileCheckRow } from '@portal/contract/api';
-import { fitsSize } from '@portal/contract/rules';
+import { fileLabels, fitsSize } from '@portal/contract/rules';
 
 /** A file to fix: where it is, what is wrong, the fixes that can apply to it and the one chosen (null: leave it). */
 export interface FixTarget {

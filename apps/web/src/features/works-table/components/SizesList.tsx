@@ -18,11 +18,18 @@ export class SizeTally {
     this.add(`${r1(widthMm)}×${r1(heightMm)}mm|PDF ${pages}页`);
   }
 
+  /** Each size met, in mm only ('50.8×33.9mm'). */
+  mmSizes(): string[] {
+    return [...this.counts.keys()].map(mmOf);
+  }
+
   private add(text: string): void {
     this.counts.set(text, (this.counts.get(text) ?? 0) + 1);
   }
 }
 
+/** A size's key is `<mm>|<detail>`. */
+const mmOf = (text: string) => text.slice(0, text.indexOf('|'));
 const SIZES_LISTED = 3;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 

@@ -141,8 +141,6 @@ export const ProductDetailsCell = memo(function ProductDetailsCell({ uuid }: { u
   );
 });
 
-/** Per component: name, width × height (mm) and how many files it has. */
-/** Per component once checked; before a product is chosen, the sizes the parse measured of the files. */
 /** The sizes of a work's files as measured (images at their density, PDF pages). */
 function measuredSizes(files: WorkRow['files']): SizeTally {
   const tally = new SizeTally();
@@ -176,7 +174,7 @@ export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string 
       ))}
       {actual && actual.counts.size > 0 && (
         <span className="works-muted" style={{ whiteSpace: 'nowrap' }} data-testid="actual-size">
-          实际 {[...actual.counts.keys()].slice(0, 2).map((text) => text.split('|')[0]).join('、')}
+          实际 {actual.mmSizes().slice(0, 2).join('、')}
           {actual.counts.size > 2 ? ` 等${actual.counts.size}种` : ''}
         </span>
       )}
