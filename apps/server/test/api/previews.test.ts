@@ -11,6 +11,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import { storedFiles } from '../../src/db/schema/index.ts';
 import { makePdfPagePreview } from '../../src/media/preview.ts';
+import { PREVIEW_CONCURRENCY } from '../../src/services/previews.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { pollTask, sha256, uploadFile } from '../helpers/upload.ts';
 import { makeZip } from '../helpers/zips.ts';
@@ -209,9 +210,13 @@ describe.each(DB_KINDS)('previews on %s', (kind) => {
     await photoDone;
     await floodDone;
     expect(finished).toHaveLength(flood.length + 1);
-    // The photo overtook the flood's requests that were waiting when it came, but for the renders running
-    // then and one turn of the flooding hub.
+    // The photo overtook the flood's requests that were waiting when it came, but for a few: the renders
+    // running then (PREVIEW_CONCURRENCY), the flood's turn before the photo's starts, a page render that
+    // ends while the photo's runs, and the order in which this process reads responses ended together
+    // (a bound of 3 failed twice on a loaded machine, 16 < 17). First come, first served would overtake
+    // none of them.
+    expect(waiting, 'the flood was still waiting when the photo came').toBeGreaterThanOrEqual(10);
     const overtaken = finished.length - 1 - finished.indexOf('jpeg');
-    expect(overtaken).toBeGreaterThanOrEqual(waiting - 3);
+    expect(overtaken).toBeGreaterThanOrEqual(waiting - PREVIEW_CONCURRENCY - 3);
   });
 });
