@@ -384,7 +384,7 @@ export const OrderLocation = z.object({
   district: z.string().trim().max(50),
   address: z.string().trim().max(200),
   quantity: z.number().int().min(1).optional(),
-  addressId: z.number().int().optional(),
+  addressId: z.number().int().positive().max(MAX_ID).optional(),
 });
 export type OrderLocation = z.infer<typeof OrderLocation>;
 export const OrderWork = z.object({

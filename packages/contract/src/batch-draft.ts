@@ -5,7 +5,7 @@
  * by these schemas on the server; the server never trusts it for an order (the order checks again).
  */
 import { z } from 'zod';
-import { ChunkDone, OrderLocation, ParsedWorkFile } from './api.ts';
+import { ChunkDone, MAX_ID, OrderLocation, ParsedWorkFile } from './api.ts';
 import { Toning, WorkState } from './enums.ts';
 
 export const DraftWorkComponent = z.object({ componentName: z.string().max(200), width: z.number(), height: z.number(), count: z.number().int() });
@@ -89,7 +89,7 @@ export type BatchDraft = z.infer<typeof BatchDraft>;
 export const OpenDraftAnswer = z.object({ draft: BatchDraft.nullable() });
 export type OpenDraftAnswer = z.infer<typeof OpenDraftAnswer>;
 export const CreateDraftBody = z.object({ document: BatchDraftDocument });
-export const SaveDraftBody = z.object({ version: z.number().int().min(1), document: BatchDraftDocument });
+export const SaveDraftBody = z.object({ version: z.number().int().min(1).max(MAX_ID), document: BatchDraftDocument });
 export type SaveDraftBody = z.infer<typeof SaveDraftBody>;
 export const SavedDraftAnswer = z.object({ id: z.number().int(), version: z.number().int(), savedAt: z.string(), bytes: z.number().int() });
 export type SavedDraftAnswer = z.infer<typeof SavedDraftAnswer>;

@@ -59,6 +59,11 @@ export const MSG = {
   uploadPathTaken: (path: string) => `文件路径与已上传的文件或文件夹同名，请改名后重新上传：${path}`,
   zipFileIsFolder: '压缩包内有与文件夹同名的文件，无法保留',
 
+  // --- A file an order refers to is the press's: no call changes or removes its bytes (LAN probe, 2026-11-29).
+  orderedFileDelete: '该文件已下单，不能删除',
+  orderedFileOverwrite: '该文件已下单，不能覆盖；修改后的文件请换一个文件夹上传',
+  orderedFileChange: '该文件已下单，不能修改',
+
   // --- 调整尺寸 and 文件详情 (issue #17 items 4 and 5): the crop and the re-upload report the re-checked result.
   cropPixelsInsufficient: '图片像素不足，裁切后仍不符合尺寸要求',
   cropPassed: '裁切成功，文件校验通过',

@@ -15,6 +15,7 @@ import type { TaskContext } from '../jobs/runner.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { CheckService } from './check.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 import type { PreviewService } from './previews.ts';
 
 export type BulkFixJob = { items: FixItem[]; position: FillPosition };
@@ -57,7 +58,7 @@ function stableUuid(seed: string) {
  *   check's, never the fix's claim.
  */
 export function createBulkFixService(deps: {
-  db: Db; store: FileStore; check: CheckService; previews: PreviewService;
+  db: Db; store: FileStore; check: CheckService; previews: PreviewService; ordered: OrderedPaths;
   enqueue: (hubId: number, name: 'bulk-fix', payload: BulkFixJob) => Promise<string>;
   getTask: (hubId: number, id: string) => Promise<{ name: string; status: string; progressDone: number; progressTotal: number; result: Record<string, unknown> | null; error: string | null } | undefined>;
 }) {
@@ -327,8 +328,9 @@ export function createBulkFixService(deps: {
           await tx.update(works).set({ files, pageCount: files.reduce((s, x) => s + x.pages, 0), resolutionAccepted: accepted.length ? accepted : null }).where(eq(works.uuid, uuid));
         });
       }
-      // The fixed pictures nothing points to any more.
+      // The fixed pictures nothing points to any more; one an order took stays for the press.
       for (const p of removable) {
+        if (await deps.ordered.isOrdered(hubId, p)) continue;
         await db.delete(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, p)));
         await store.remove(hubId, p.slice(0, p.lastIndexOf('/'))).catch(() => {});
         await deps.previews.forget(hubId, p).catch(() => {});

@@ -9,6 +9,7 @@ import { readImageMeta } from '../media/image.ts';
 import { cropImage, formatOf } from '../media/transform.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 import type { PreviewService } from './previews.ts';
 
 export type CropRequest = { path: string; x: number; y: number; width: number; height: number; scale: number; rotation: 0 | 90 | 180 | 270 };
@@ -20,7 +21,7 @@ const refuse = (message: string) => new AppError(400, 'crop-refused', message, {
  * rectangle, given in pixels of the image shown at `scale` percent. The density is kept. The stored file
  * is replaced; the first original is kept under .originals/ so the crop can be undone.
  */
-export function createCropService(deps: { db: Db; store: FileStore; previews: PreviewService }) {
+export function createCropService(deps: { db: Db; store: FileStore; previews: PreviewService; ordered: OrderedPaths }) {
   const { db, store } = deps;
 
   async function load(hubId: number, p: string) {
@@ -28,6 +29,7 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
     if (kindOf(rel) !== 'image') throw refuse('只能裁切图片文件');
     const [row] = await db.select().from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
     if (!row || !(await store.stat(hubId, rel))) throw notFound('文件不存在');
+    await deps.ordered.refuseIfOrdered(hubId, rel, MSG.orderedFileChange);
     return { rel, row };
   }
 

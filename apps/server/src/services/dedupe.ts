@@ -11,6 +11,7 @@ import { sha256File } from '../media/hash.ts';
 import { isNameTaken, type FileStore } from '../storage/file-store.ts';
 import type { ContentHashes } from './content-hashes.ts';
 import type { FileUrls } from './file-urls.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 import type { OrderService } from './orders.ts';
 import { normaliseChunkFields, storedAnswer, uploadRefusal, type ChunkFields } from './uploads.ts';
 
@@ -40,7 +41,7 @@ type Found = { f: ChunkFields; rel: string; kind: 'image' | 'pdf' | 'zip'; meta:
  *   hash), a done upload under its batch and path (testChunks answers 200), the same answer as the
  *   chunk that completes an upload.
  */
-export function createDedupeService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; orders: OrderService; hashes: ContentHashes }) {
+export function createDedupeService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; orders: OrderService; ordered: OrderedPaths; hashes: ContentHashes }) {
   const { db, store } = deps;
   const ph = sql.placeholder;
 
@@ -68,6 +69,9 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
       const now = await sha256File(store.localPath(hubId, c.path)).catch(() => null);
       if (now === null || now !== c.sha256) continue;
       if (c.path !== rel) {
+        // A file an order refers to is the press's: other bytes never replace it.
+        const [there] = await db.select({ sha256: storedFiles.sha256 }).from(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, rel)));
+        if (there && there.sha256 !== now && (await deps.ordered.isOrdered(hubId, rel))) throw uploadRefusal(MSG.orderedFileOverwrite, 409);
         try {
           await store.linkFile(hubId, c.path, rel);
         } catch (err) {

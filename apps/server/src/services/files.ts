@@ -1,14 +1,16 @@
 import { and, eq, like, or } from 'drizzle-orm';
+import { MSG } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import { escapeLike } from '../db/like.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 import { removePreviews } from './preview-copies.ts';
 
 /** Reading and removing a hub's stored files by their hub-relative paths. */
-export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: number, path: string) => Promise<boolean>) {
+export function createFileService(db: Db, store: FileStore, ordered: OrderedPaths) {
   return {
     async open(hubId: number, rel: string) {
       const clean = cleanRelativePath(rel);
@@ -22,7 +24,7 @@ export function createFileService(db: Db, store: FileStore, isOrdered: (hubId: n
       if (!/^(upload|unzip)\//.test(clean) || clean.split('/').length < 3) throw badRequest('只能删除上传的文件或文件夹', 'bad-path');
       const s = await store.stat(hubId, clean);
       if (!s) throw notFound('文件不存在');
-      if (await isOrdered(hubId, clean)) throw conflict('该文件已下单，不能删除', 'ordered');
+      await ordered.refuseIfOrdered(hubId, clean, MSG.orderedFileDelete);
       const gone = await db.delete(storedFiles)
         .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
         .returning({ id: storedFiles.id });

@@ -15,6 +15,7 @@ import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
 import { createCheckService } from './check.ts';
 import { createContentHashes } from './content-hashes.ts';
 import { createCropService } from './crop.ts';
+import { createOrderedPaths } from './ordered-paths.ts';
 import { createDedupeService } from './dedupe.ts';
 import { createDraftService } from './drafts.ts';
 import { createFileUrls } from './file-urls.ts';
@@ -48,7 +49,8 @@ export function createServices(db: Db, config: Config, log: Log) {
   const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
   const store = createLocalFileStore(path.join(config.dataDir, 'files'));
   const runner = createTaskRunner<Jobs>({ db, log, names: JOB_NAMES });
-  const parse = createParseService({ db, store, config, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
+  const ordered = createOrderedPaths(db);
+  const parse = createParseService({ db, store, config, ordered, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
   // Attempts are bounded by the delivery (WEBHOOK_MAX_ATTEMPTS), not by the runner: a re-run after a crash
@@ -64,7 +66,7 @@ export function createServices(db: Db, config: Config, log: Log) {
   const orderEvents = createOrderEvents();
   const orderStatus = createOrderStatusService({ db, events: orderEvents });
   const bulkFix = createBulkFixService({
-    db, store, check, previews,
+    db, store, check, previews, ordered,
     enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload),
     getTask: (hubId, id) => runner.get(hubId, id),
   });
@@ -89,20 +91,20 @@ export function createServices(db: Db, config: Config, log: Log) {
     loginGuard: createLoginGuard(db, config.login),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
     hashes,
-    uploads: createUploadService({ db, store, urls, config, hashes, log }),
-    files: createFileService(db, store, orders.isOrdered),
+    uploads: createUploadService({ db, store, urls, config, ordered, hashes, log }),
+    files: createFileService(db, store, ordered),
     previews,
     check,
     orders,
     orderEvents,
     orderStatus,
     adminOrders: createAdminOrderService({ db, status: orderStatus, previews, urls }),
-    crop: createCropService({ db, store, previews }),
+    crop: createCropService({ db, store, previews, ordered }),
     bulkFix,
     production: createProductionService({ db, store, catalogue, urls, ticketFont: config.ticketFont }),
     tasks: createTaskService(runner),
     suggest: createSuggestService({ db, check }),
-    dedupe: createDedupeService({ db, store, urls, config, orders, hashes }),
+    dedupe: createDedupeService({ db, store, urls, config, orders, ordered, hashes }),
     drafts: createDraftService({ db, maxBytes: config.draftMaxBytes }),
   };
 }

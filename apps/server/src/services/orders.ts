@@ -11,7 +11,6 @@ import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
 import type { OrderStatusService } from './order-status.ts';
-import { escapeLike } from '../db/like.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -273,14 +272,6 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       return names.map((n) => ({ fileName: n, duplicated: (counts.get(n) ?? 0) > 1, salesOrderNumber: ordered.get(n) ?? null }));
     },
 
-    /** A stored path that an order refers to (the work, one of its files, or a folder above them) must not be deleted. */
-    async isOrdered(hubId: number, path: string) {
-      const below = `${escapeLike(path)}/%`;
-      const [hit] = await db.select({ id: salesOrders.id }).from(salesOrders).where(and(eq(salesOrders.hubId, hubId), sql`(
-        ${salesOrders.filePath} = ${path} or ${salesOrders.filePath} like ${below}
-        or exists (select 1 from jsonb_array_elements(${salesOrders.files}) f where f->>'filePath' = ${path} or f->>'filePath' like ${below}))`)).limit(1);
-      return Boolean(hit);
-    },
   };
 }
 export type OrderService = ReturnType<typeof createOrderService>;

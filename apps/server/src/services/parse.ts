@@ -19,6 +19,7 @@ import { cleanRelativePath } from '../storage/paths.ts';
 import { writePreviewCopy } from './preview-copies.ts';
 import type { TaskContext } from '../jobs/runner.ts';
 import { escapeLike } from '../db/like.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 
 export type Work = WorkOut & { uuid: string; quantity: 1; state: 'unmatch' };
 export type ParseResult = { works: Work[]; unsupported: Unsupported[] };
@@ -55,7 +56,7 @@ function nothingPrintable(left: Unsupported[]): string {
   return `${MSG.zipNothingPrintable}（${named}${left.length > SHOWN ? `；另有${left.length - SHOWN}个文件` : ''}）`;
 }
 
-export function createParseService(deps: { db: Db; store: FileStore; config: Config; enqueue: (hubId: number, name: 'parse', payload: ParseJob) => Promise<string> }) {
+export function createParseService(deps: { db: Db; store: FileStore; config: Config; ordered: OrderedPaths; enqueue: (hubId: number, name: 'parse', payload: ParseJob) => Promise<string> }) {
   const { db, store, config } = deps;
 
   async function componentNames(): Promise<Set<string>> {
@@ -156,6 +157,8 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     const duplicatesAt = `${dest}/.duplicates.json`;
     let duplicates: Unsupported[] = [];
     if (!(await store.stat(hubId, marker))) {
+      // Made again only when the last extraction did not finish (or its marker was deleted): never over ordered files.
+      await deps.ordered.refuseIfOrdered(hubId, dest, MSG.orderedFileChange);
       await store.remove(hubId, dest);
       await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
         ctx.progress(i, total * 2);

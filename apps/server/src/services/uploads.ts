@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { storedFiles, uploadChunks, uploads } from '../db/schema/index.ts';
 import { AppError } from '../errors.ts';
 import { MediaError } from '../media/errors.ts';
+import { sha256File } from '../media/hash.ts';
 import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts';
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
@@ -13,6 +14,7 @@ import { readPdfMeta } from '../media/pdf.ts';
 import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { ContentHashes } from './content-hashes.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 import type { FileUrls } from './file-urls.ts';
 import { writePreviewCopy } from './preview-copies.ts';
 
@@ -112,7 +114,7 @@ export function storedAnswer(urls: FileUrls, hubId: number, rel: string, meta: S
   return { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo };
 }
 
-export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; hashes?: ContentHashes; log?: { warn: (o: object, m: string) => void } }) {
+export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; ordered: OrderedPaths; hashes?: ContentHashes; log?: { warn: (o: object, m: string) => void } }) {
   const { db, store, urls } = deps;
 
   /**
@@ -244,6 +246,11 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       meta = await readMeta(part.path, type, head);
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
+    }
+    // A file an order refers to is the press's: other bytes never replace it (the same bytes again may).
+    if ((await store.stat(hubId, rel)) && (await deps.ordered.isOrdered(hubId, rel))
+      && (await sha256File(part.path)) !== (await sha256File(store.localPath(hubId, rel)))) {
+      return fail(hubId, f, MSG.orderedFileOverwrite, 409);
     }
     try {
       await part.publish(rel);

@@ -2,11 +2,16 @@
  * Numbers past what the database holds (found by a hostile probe, 2026-11-29): every route of the OpenAPI
  * document called with 2147483648 (one past PostgreSQL's integer) in each integer of its path, query and
  * body answers 4xx, never a 500; an order's quantity and money have bounds the quote and the order share.
+ * The same numbers deep in an otherwise valid request (a draft's version, an order's address id: both answered
+ * 500 "out of range for type integer" to a second probe, 2026-11-29, past the first checks the generic calls stop at).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { DEMO_OPERATOR } from '../../src/db/seed/demo.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
+import { uploadFile } from '../helpers/upload.ts';
 
 const BIG = 2147483648;
 
@@ -67,5 +72,60 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     const res = await t.call('POST', '/api/sales_order/quote', { token: customer, body: { works: [{ uuid: randomUUID(), articleName: '作品', quantity: 1.5, productId: 1, propertyConfigId: 1 }] } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^请求参数不正确：works\.0\.quantity: 无效输入/);
+  });
+});
+
+const HUGE = [2 ** 31, 2 ** 53 - 1, 1e20];
+
+describe.each(DB_KINDS)('numbers past the database, deep in a valid request, on %s', (kind) => {
+  let t: TestApp;
+  let demo: string;
+  let operator: string;
+  let line: Record<string, unknown>;
+  let draftId: number;
+
+  const refused = async (r: Response, what: string) => {
+    const text = await r.text();
+    expect(r.status, `${what}: ${text}`).toBeGreaterThanOrEqual(400);
+    expect(r.status, `${what}: ${text}`).toBeLessThan(500);
+    expect(text, what).toMatch(/[\u4e00-\u9fff]/);
+  };
+
+  /** A page past the end may answer an empty page; anything refused says why in Chinese. */
+  const answered = async (r: Response, what: string) => {
+    if (r.status === 200) expect(await r.json(), what).toEqual(expect.anything());
+    else await refused(r, what);
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    demo = await t.login('demo', 'demo');
+    operator = await t.login('operator', 'operator');
+    const photo5 = await findSku(t, demo, 'PH-5');
+    const folderId = randomUUID();
+    const bytes = await sharp({ create: { width: 1500, height: 1051, channels: 3, background: '#3366aa' } }).jpeg().withMetadata({ density: 300 }).toBuffer();
+    expect((await uploadFile(t, demo, bytes, '界限.jpg', { folderId })).done).toBeDefined();
+    const parsed = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/界限.jpg`)}`, { token: demo });
+    const w = ((await parsed.json()) as { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } }).message.works[0]!;
+    await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { ...photo5, filePath: w.filePath, workUuid: w.uuid } });
+    line = { uuid: w.uuid, articleName: w.articleName, filePath: w.filePath, quantity: 1, productId: photo5.productId, propertyConfigId: photo5.propertyConfigId, toning: 'None' };
+    const created = await t.call('POST', '/api/batch-drafts', { token: demo, body: { document: { format: 1, works: [] } } });
+    draftId = ((await created.json()) as { id: number }).id;
+  });
+  afterAll(async () => t?.close());
+
+  it.each(HUGE)('answers %d where an id, a version, a page or a count goes without a 5xx', async (n) => {
+    await refused(await t.call('PUT', `/api/batch-drafts/${draftId}`, { token: demo, body: { version: n, document: { format: 1, works: [] } } }), 'draft version');
+    const address = { contact: '王小明', phone: '13800138000', province: '浙江省', city: '杭州市', district: '西湖区', address: '文三路100号', addressId: n };
+    await refused(await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified', location: address, works: [line] } }), 'order address id');
+    // The quote names a line's problem instead of refusing the call.
+    const quote = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { deliveryMethod: 'Unified', works: [{ ...line, quantity: n }] } });
+    if (quote.status === 200) expect(((await quote.json()) as { message: { lines: Array<{ problem: string }> } }).message.lines[0]!.problem).toBe('界限：文件的订购数量不能超过10000000');
+    else await refused(quote, 'quote quantity');
+    await answered(await t.call('GET', `/api/admin/orders?page=${n}`, { token: operator }), 'admin orders page');
+    await answered(await t.call('GET', `/api/admin/webhooks/deliveries?page=${n}`, { token: operator }), 'webhook deliveries page');
+    await answered(await t.call('POST', '/api/customer-locations/byCondition', { token: demo, body: { page: n } }), 'address book page');
+    await answered(await t.call('GET', `/api/price-lines/getByPriceTypeAndIdAndPropertyConfigId?entityId=1&priceType=customer&productId=${String(line.productId)}&propertyConfigId=${String(line.propertyConfigId)}&quantity=${n}`, { token: demo }), 'price quantity');
+    await answered(await t.call('POST', '/api/files/storedChunks', { token: demo, body: { uploads: [{ folderId: randomUUID(), filePath: 'a.jpg', size: n, chunkTotal: n }] } }), 'stored chunks size');
   });
 });

@@ -1,0 +1,29 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { escapeLike } from '../db/like.ts';
+import { salesOrders } from '../db/schema/index.ts';
+import { conflict } from '../errors.ts';
+
+/**
+ * The stored paths orders refer to. A file an order refers to is the press's: no customer call may remove it
+ * or change its bytes (deleteFile, a chunk upload or link under its path, a crop or its undo, undoing the fix
+ * that made it, a zip's extraction made again). The production zip reads the order's paths as they are.
+ */
+export function createOrderedPaths(db: Db) {
+  /** Whether an order refers to `path`: the work, one of its files, or a folder above them. */
+  async function isOrdered(hubId: number, path: string): Promise<boolean> {
+    const below = `${escapeLike(path)}/%`;
+    const [hit] = await db.select({ id: salesOrders.id }).from(salesOrders).where(and(eq(salesOrders.hubId, hubId), sql`(
+      ${salesOrders.filePath} = ${path} or ${salesOrders.filePath} like ${below}
+      or exists (select 1 from jsonb_array_elements(${salesOrders.files}) f where f->>'filePath' = ${path} or f->>'filePath' like ${below}))`)).limit(1);
+    return Boolean(hit);
+  }
+  return {
+    isOrdered,
+    /** 409 with `message` when an order refers to `path`. */
+    async refuseIfOrdered(hubId: number, path: string, message: string): Promise<void> {
+      if (await isOrdered(hubId, path)) throw conflict(message, 'ordered');
+    },
+  };
+}
+export type OrderedPaths = ReturnType<typeof createOrderedPaths>;
