@@ -8,6 +8,8 @@
  * a reload, is sent and parsed again when picked again (it was taken for parsed when another zip of its pick had rows).
  * After a reload a file the server refused comes back refused, with its reason (it came back as an unfinished upload to
  * pick again), and the failed works are checked again in one checkFiles call without a toast (a checkFile each, and a toast).
+ * A work whose product changed reads 未匹配 until its check answers, and is checked again after a reload before the answer
+ * (it read 已匹配 with the new product, and stayed so).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -19,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
 import { formField } from '../support/chunks.ts';
 import { afterStep, chooseFivePrint, leaveOrderPage, openOrderPage, rowOf, upload } from '../support/ordering.ts';
+import { chooseProduct } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
 import { distinctJpegCopy, labelledJpeg, zipOf } from '../support/upload-fixtures.ts';
 
@@ -191,6 +194,41 @@ describe('a batch survives a reload', () => {
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
     expect(await openWorks()).toBe(0);
     expect(await page.locator('.ant-table-row').count()).toBe(0);
+  });
+
+  it('a work whose product changed reads 未匹配 until the check answers, and a reload before the answer checks it again', async () => {
+    // A 5寸 photo (127×89 mm at 300 dpi): 已匹配 on 5寸, too small for 6寸.
+    const path = join(dir, '换产品.jpg');
+    await sharp({ create: { width: 1500, height: 1051, channels: 3, background: '#3366aa' } }).jpeg().withMetadata({ density: 300 }).toFile(path);
+    await upload(page, [path], ['换产品']);
+    const row = rowOf(page, '换产品');
+    await chooseFivePrint(page, [row]);
+    expect(await row.getByTestId('work-state').getAttribute('data-state')).toBe('match');
+
+    // The shop's line is slow: the check of the new product has not answered yet.
+    const held: Array<() => void> = [];
+    await page.route('**/api/sales_order/checkFile*', (route) => new Promise<void>((resolve) => held.push(resolve)).then(() => route.continue().catch(() => undefined)));
+    await row.getByRole('checkbox').check();
+    await chooseProduct(page, page.getByRole('button', { name: '选择产品', exact: true }), { product: '6寸照片冲印', options: ['光面', '无边框'] });
+    await expect.poll(() => held.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await row.getByTestId('work-state').getAttribute('data-state')).toBe('unmatch');
+    await shot(page, 'draft-product-change-checking');
+
+    // Reloaded while the check is out: the server's draft holds the work as not yet checked, and the page checks it again.
+    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
+    const token = ((await auth.json()) as { id_token: string }).id_token;
+    const savedState = async () => {
+      const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
+      const doc = ((await res.json()) as { draft: { document: { works: Array<{ articleName: string; state?: string; productName?: string }> } } | null }).draft?.document;
+      const w = doc?.works.find((x) => x.articleName === '换产品');
+      return `${w?.productName ?? ''} ${w?.state ?? ''}`;
+    };
+    await expect.poll(savedState, { timeout: 15_000 }).toBe('6寸照片冲印 unmatch');
+    await page.unroute('**/api/sales_order/checkFile*');
+    await page.reload();
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    for (const release of held) release();
+    await expect.poll(() => rowOf(page, '换产品').getByTestId('work-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('abnormal');
   });
 
   it('after a reload: a file the server refused comes back with its reason, not as an upload to pick again; failed works are checked again in one call, without a toast', async () => {

@@ -252,7 +252,7 @@ function createDraftSync(batch: Batch) {
     return { fresh, resume, linked };
   };
 
-  /** Puts the draft's batch on the page: rows, selection, uploads (unfinished ones wait for a re-pick); rows that failed their check are checked again. */
+  /** Puts the draft's batch on the page: rows, selection, uploads (unfinished ones wait for a re-pick); rows that failed their check, or whose check had not answered, are checked again. */
   function apply(document: BatchDraftDocument, customerHubId: number): { works: number; unfinished: number } {
     const rows = document.works as WorkRow[];
     addWorks(rows);
@@ -268,7 +268,9 @@ function createDraftSync(batch: Batch) {
       ledger.set(item.key, { ...item, restored: true });
     }
     if (context && onList.length > 0) flow.restoreItems(onList, context);
-    const recheck = rows.filter((r) => r.state === 'abnormal' || r.state === 'dpiAbnormal').map((r) => r.uuid);
+    // Failed checks, and checks under a chosen SKU that had not answered when the draft was saved.
+    const unsettled = (r: WorkRow) => r.state === 'abnormal' || r.state === 'dpiAbnormal' || (r.state === 'unmatch' && r.propertyConfigId != null && r.productId != null);
+    const recheck = rows.filter(unsettled).map((r) => r.uuid);
     if (recheck.length > 0) void checkFlowOf(batch).recheckWorks(recheck, customerHubId, { quiet: true });
     return { works: rows.length, unfinished };
   }

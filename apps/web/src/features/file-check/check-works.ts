@@ -157,6 +157,8 @@ function createCheckFlow(page: Batch) {
   /**
    * Starts a work's check: its SKU is set (gathered in `writes`), and an older answer still on its way
    * will be dropped. A new SKU brings its own toning; the same SKU chosen again keeps what the customer set.
+   * Under a new SKU the work is 未匹配 until its answer comes: the last check was of another product (it read
+   * 已匹配 with the new one, a draft saved meanwhile kept that, and 批量下单 went on: LAN check, 2026-11-29).
    */
   function begin(uuid: string, choice: SkuChoice, writes: Writes): { row: WorkRow; mine: number } | null {
     const row = rowOf(uuid);
@@ -164,7 +166,8 @@ function createCheckFlow(page: Batch) {
     const mine = (generation.get(uuid) ?? 0) + 1;
     generation.set(uuid, mine);
     const { toning: _toning, customToning: _customToning, ...sku } = choice;
-    writes.patches.set(uuid, row.propertyConfigId === choice.propertyConfigId ? sku : choice);
+    const sameSku = row.propertyConfigId === choice.propertyConfigId && row.productId === choice.productId;
+    writes.patches.set(uuid, sameSku ? sku : { ...choice, state: 'unmatch', checkResult: null, components: null, addPageNum: null, fileArea: null });
     return { row, mine };
   }
 
