@@ -70,6 +70,9 @@ export function csvText(header: readonly string[], rows: ReadonlyArray<ReadonlyA
 /** The shop's zone: China Standard Time, UTC+8, no daylight saving. */
 const SHOP_UTC_OFFSET_MINUTES = 8 * 60;
 
+/** `at` as the shop's clock reads it (UTC+8), whatever the server's zone: YYYY-MM-DDTHH:mm:ss.sss. */
+export const shopClock = (at: Date): string => new Date(at.getTime() + SHOP_UTC_OFFSET_MINUTES * 60_000).toISOString().slice(0, 23);
+
 /**
  * A zip entry's time for `at` as the shop's clock reads it (UTC+8). A zip stores a wall-clock time without
  * a zone, and the zip writer takes the server's own zone: on a server in UTC an order placed at 17:09 in the

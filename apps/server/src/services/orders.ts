@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { batchDrafts, customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
 import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
 import type { CheckOutcome } from '../domain/check.ts';
+import { salesOrderNumber } from '../domain/order-number.ts';
 import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
@@ -183,12 +184,11 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
           return again!.answer as never;
         }
-        const day = batch.createdAt.toISOString().slice(0, 10).replaceAll('-', '');
         const rows = quoted.map((q, i) => {
           const w = body.works[i]!;
           return {
             hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,
-            salesOrderNumber: `SO${day}${String(batch.id).padStart(6, '0')}${String(i + 1).padStart(4, '0')}`,
+            salesOrderNumber: salesOrderNumber(batch.createdAt, batch.id, i + 1),
             workUuid: w.uuid, articleName: q.line.articleName, fileName: q.work.fileName, filePath: q.work.filePath,
             files: q.work.files.map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
             productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,

@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type ProductionSelection } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, salesOrders, storedFiles } from '../db/schema/index.ts';
-import { csvText, NAME_LIMITS, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
+import { csvText, NAME_LIMITS, orderFolder, safeName, shopClock, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { renderJobTicket, type TicketInfo } from '../media/job-ticket.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -47,7 +47,7 @@ const zipName = (sel: ProductionSelection) =>
   'salesOrderNumber' in sel ? `生产文件_${sel.salesOrderNumber}.zip` : 'batchId' in sel ? `生产文件_批次${sel.batchId}.zip` : `生产文件_${sel.day}.zip`;
 
 /** China Standard Time, as the shop reads it on a ticket. */
-const shopTime = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+const shopTime = (d: Date) => shopClock(d).slice(0, 16).replace('T', ' ');
 
 /**
  * The files for the press: one order, a batch (the orders placed together) or the 待处理 orders of a day as
@@ -152,7 +152,8 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
           name, size: c ? `${c.width}×${c.height} mm` : '—',
           pages: fromFiles + pdfPages.length,
           pageList: pdfPages.length ? pageRanges(pdfPages) : undefined,
-          paper: (own.length ? own : papers).join('、'),
+          // The SKU's choice by its value (157g铜版纸): the line already says 纸张.
+          paper: (own.length ? own.map((p) => p.slice(Math.max(p.indexOf(':'), p.indexOf('：')) + 1).trim()) : papers).join('、'),
         };
       }),
       toning: o.toning === 'Manual' ? `人工调色${o.customToning ? `：${o.customToning}` : ''}` : '不调色',

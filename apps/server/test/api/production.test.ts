@@ -180,9 +180,11 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 \S+/);
     expect(text).toContain('（50份）');
     expect(text).not.toMatch(/文件 尺寸/);
-    // The inner pages' paper is the SKU's choice; the cover's is what its component is made of, not the inner pages'.
-    expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 内页纸张:157g铜版纸/);
-    expect(text).not.toMatch(/封面 [^内]*纸张 内页纸张/);
+    // The inner pages' paper is the SKU's choice, named once (it read 纸张 内页纸张:157g铜版纸); the cover's is what
+    // its component is made of, not the inner pages'.
+    expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 157g铜版纸/);
+    expect(text).not.toMatch(/纸张 \S*纸张[:：]/);
+    expect(text).not.toMatch(/封面 [^内]*纸张 157g/);
   }, 120_000);
 
   it('zips the orders of a day (China Standard Time)', async () => {
