@@ -23,7 +23,29 @@ export const WEBHOOK_MSG = {
   deliveryNotFound: '投递记录不存在',
   timeout: (s: number) => `接收方 ${s} 秒内没有应答`,
   redirect: (status: number) => `接收方要求重定向（${status}），已拒绝跟随`,
+  httpStatus: (status: number, excerpt: string) => `接收方返回 HTTP ${status}${excerpt ? `：${excerpt}` : ''}`,
+  /** A connection that failed, with the network's own code (ECONNREFUSED, …) for whoever fixes the receiver. */
+  unreachable: (why: string, code: string) => `无法连接接收方：${why}（${code}）`,
 } as const;
+
+/** Why a connection failed, by the code Node or undici gives; others are named by their code alone. */
+export const NETWORK_ERROR_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: '连接被拒绝',
+  ENOTFOUND: '域名无法解析',
+  EAI_AGAIN: '域名无法解析',
+  ECONNRESET: '连接被对方中断',
+  UND_ERR_SOCKET: '连接被对方中断',
+  ETIMEDOUT: '连接超时',
+  UND_ERR_CONNECT_TIMEOUT: '连接超时',
+  EHOSTUNREACH: '主机不可达',
+  ENETUNREACH: '网络不可达',
+  'bad port': '该端口禁止连接，请换一个端口',
+  CERT_HAS_EXPIRED: 'HTTPS 证书已过期',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'HTTPS 证书不受信任',
+  SELF_SIGNED_CERT_IN_CHAIN: 'HTTPS 证书不受信任',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'HTTPS 证书不受信任',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'HTTPS 证书与域名不符',
+};
 
 export const WebhookUrl = z.string().trim().max(2000).refine((v) => {
   try {

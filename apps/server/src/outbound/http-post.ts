@@ -1,4 +1,4 @@
-import { WEBHOOK_MSG } from '@portal/contract';
+import { NETWORK_ERROR_TEXT, WEBHOOK_MSG } from '@portal/contract';
 
 export type PostResult = { statusCode: number | null; error: string | null; durationMs: number };
 
@@ -35,10 +35,11 @@ export async function postBounded(url: string, body: string, headers: Record<str
     }
     if (res.status >= 300 && res.status < 400) return { statusCode: res.status, error: WEBHOOK_MSG.redirect(res.status), durationMs: took() };
     const ok = res.status >= 200 && res.status < 300;
-    return { statusCode: res.status, error: ok ? null : `HTTP ${res.status}${excerpt ? `：${excerpt.slice(0, 200)}` : ''}`, durationMs: took() };
+    return { statusCode: res.status, error: ok ? null : WEBHOOK_MSG.httpStatus(res.status, excerpt.slice(0, 200)), durationMs: took() };
   } catch (err) {
     if (deadline.aborted) return { statusCode: null, error: WEBHOOK_MSG.timeout(Math.round(o.timeoutMs / 1000)), durationMs: took() };
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return { statusCode: null, error: cause?.code ?? cause?.message ?? (err as Error).message, durationMs: took() };
+    const code = cause?.code ?? cause?.message ?? (err as Error).message;
+    return { statusCode: null, error: WEBHOOK_MSG.unreachable(NETWORK_ERROR_TEXT[code] ?? '网络错误', code), durationMs: took() };
   }
 }
