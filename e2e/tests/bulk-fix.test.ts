@@ -169,6 +169,27 @@ describe('批量修复 of the checked rows', () => {
     await rowOf(page, '偏小照片').getByText('异常', { exact: true }).waitFor();
   });
 
+  it('批量确认使用 alone needs no 预览效果: nothing is drawn, 应用修复 is ready as the dialog opens', async () => {
+    await copyFile(join(dir, '低清照片.jpg'), join(dir, '只需确认.jpg'));
+    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '只需确认.jpg'));
+    const row = rowOf(page, '只需确认');
+    await row.waitFor();
+    for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
+    await row.getByRole('checkbox').check();
+    await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
+    await row.getByText('分辨率异常', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '批量修复' }).click();
+    const dialog = page.getByRole('dialog', { name: '批量修复' });
+    // The server's dry run came by itself: the row says what will be done, and 应用修复 is enabled.
+    await dialog.getByText('所选修复不改变图片内容（批量确认使用、删除），没有示例').waitFor({ timeout: 10_000 });
+    await expect.poll(() => dialog.getByRole('button', { name: '应用修复' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await dialog.getByRole('button', { name: '应用修复' }).click();
+    await toast(page, '修复完成：1个文件');
+    await row.getByText('已匹配').waitFor();
+    await dialog.getByRole('button', { name: '完成' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
   it('a fix undone after 文件检查 had emptied lists the file there again', async () => {
     // The only failing file: fixed, 文件检查 empties; undone, its entry must come back where it can be opened.
     await copyFile(join(dir, '偏小照片.jpg'), join(dir, '单独一张.jpg'));

@@ -103,6 +103,17 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
     }
   }
 
+  // 批量确认使用 and 删除 change no picture: their dry run comes without a click (应用修复 waited for a 预览效果
+  // that could show nothing: LAN check, 2026-11-29). Once per choice of fixes, so a refused run is not repeated.
+  const pictureless = items.length > 0 && items.every((i) => i.kind === 'accept' || i.kind === 'delete');
+  const autoKey = pictureless ? JSON.stringify(items) : '';
+  const autoRun = useRef('');
+  useEffect(() => {
+    if (!autoKey || plan || phase.name !== 'choose' || autoRun.current === autoKey) return;
+    autoRun.current = autoKey;
+    void preview();
+  });
+
   const columns = [
     // One line each, the whole name on hover: an 80-character work name squeezed 效果 into five lines.
     { title: '作品', key: 'work', width: 160, ellipsis: true, render: (_: unknown, t: FixTarget) => <span title={t.articleName}>{t.articleName}</span> },
