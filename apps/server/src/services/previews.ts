@@ -159,7 +159,8 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
     /** The preview images of a file or of every image and PDF page below a folder, in natural order. */
     async list(hubId: number, filePath: string): Promise<PreviewImage[]> {
       const rel = cleanRelativePath(filePath);
-      if (rel.startsWith('.')) throw badRequest('文件路径不合法', 'bad-path');
+      // A work or a file (upload/<batch>/…, unzip/<batch>/…, fixes/<fix>/…), never a whole batch or the hub's every file.
+      if (rel.startsWith('.') || rel.split('/').length < 3) throw badRequest('文件路径不合法', 'bad-path');
       // A work's path lists the work's own files, in its order: after a sort, a crop or a bulk fix they are
       // not what its folder holds (预览 showed the originals of fixed files: the LAN check of 2026-11-29).
       const [work] = await db.select({ files: works.files }).from(works)

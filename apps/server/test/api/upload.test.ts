@@ -257,6 +257,19 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     expect(list.status).toBe(404);
   });
 
+  it('lists the previews of a work or a file, not of a whole batch or of the hub (a probe listed 307 files of every batch)', async () => {
+    const bytes = corpusFile('images/pillow_rgb_jfif300.jpg');
+    const folderId = randomUUID();
+    expect((await sendChunk(t, demo, { bytes, filePath: '列表/a.jpg', folderId, identifier: 'l', index: 1, total: 1, size: bytes.length })).status).toBe(200);
+    const list = (p: string) => t.call('GET', `/api/sales_order/getPreviewImg?filePath=${encodeURIComponent(p)}`, { token: demo });
+    expect((await list(`upload/${folderId}/列表`)).status).toBe(200);
+    for (const p of ['upload', 'unzip', 'fixes', `upload/${folderId}`]) {
+      const r = await list(p);
+      expect(r.status, p).toBe(400);
+      expect(((await r.json()) as { message: string }).message, p).toBe('文件路径不合法');
+    }
+  });
+
   it('refuses a valid 900-megapixel PNG by its pixels and the limit, not as damaged (issue #19, item 6)', async () => {
     const bytes = await flatGreyPng(30_000, 30_000);
     const folderId = randomUUID();
