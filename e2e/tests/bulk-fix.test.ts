@@ -49,6 +49,18 @@ const PHOTOS = [
 ];
 
 
+/** A copy of one of the PHOTOS uploaded as a work of its own, the only checked row, checked against 6寸. */
+async function aloneOn6(page: Page, dir: string, photo: string, name: string) {
+  await copyFile(join(dir, `${photo}.jpg`), join(dir, `${name}.jpg`));
+  await page.getByTestId('upload-files-input').setInputFiles(join(dir, `${name}.jpg`));
+  const row = rowOf(page, name);
+  await row.waitFor();
+  for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
+  await row.getByRole('checkbox').check();
+  await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
+  return row;
+}
+
 describe('批量修复 of the checked rows', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -170,13 +182,7 @@ describe('批量修复 of the checked rows', () => {
   });
 
   it('批量确认使用 alone needs no 预览效果: nothing is drawn, 应用修复 is ready as the dialog opens', async () => {
-    await copyFile(join(dir, '低清照片.jpg'), join(dir, '只需确认.jpg'));
-    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '只需确认.jpg'));
-    const row = rowOf(page, '只需确认');
-    await row.waitFor();
-    for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
-    await row.getByRole('checkbox').check();
-    await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
+    const row = await aloneOn6(page, dir, '低清照片', '只需确认');
     await row.getByText('分辨率异常', { exact: true }).waitFor();
     await page.getByRole('button', { name: '批量修复' }).click();
     const dialog = page.getByRole('dialog', { name: '批量修复' });
@@ -192,13 +198,7 @@ describe('批量修复 of the checked rows', () => {
 
   it('a fix undone after 文件检查 had emptied lists the file there again', async () => {
     // The only failing file: fixed, 文件检查 empties; undone, its entry must come back where it can be opened.
-    await copyFile(join(dir, '偏小照片.jpg'), join(dir, '单独一张.jpg'));
-    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '单独一张.jpg'));
-    const row = rowOf(page, '单独一张');
-    await row.waitFor();
-    for (const r of await page.locator('.ant-table-row').all()) if (await r.getByRole('checkbox').isChecked()) await r.getByRole('checkbox').uncheck();
-    await row.getByRole('checkbox').check();
-    await chooseForChecked(page, { product: '6寸照片冲印', options: ['光面', '无边框'] });
+    const row = await aloneOn6(page, dir, '偏小照片', '单独一张');
     await row.getByText('异常', { exact: true }).waitFor();
     const list = page.getByRole('list', { name: '文件检查' });
     // The other entries (the first test's) go, one at a time.
