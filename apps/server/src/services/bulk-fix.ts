@@ -329,8 +329,9 @@ export function createBulkFixService(deps: {
         });
       }
       // The fixed pictures nothing points to any more; one an order took stays for the press.
+      const ordered = await deps.ordered.orderedFiles(hubId, removable);
       for (const p of removable) {
-        if (await deps.ordered.isOrdered(hubId, p)) continue;
+        if (ordered.has(p)) continue;
         await db.delete(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, p)));
         await store.remove(hubId, p.slice(0, p.lastIndexOf('/'))).catch(() => {});
         await deps.previews.forget(hubId, p).catch(() => {});

@@ -20,6 +20,17 @@ export function createOrderedPaths(db: Db) {
   }
   return {
     isOrdered,
+    /** Those of these file paths that an order lists (its work's path or one of its files), in one statement. */
+    async orderedFiles(hubId: number, paths: readonly string[]): Promise<Set<string>> {
+      if (paths.length === 0) return new Set();
+      const list = sql.param([...paths]);
+      const result = (await db.execute(sql`
+        select o.file_path as path from ${salesOrders} o where o.hub_id = ${hubId} and o.file_path = any(${list}::text[])
+        union
+        select f->>'filePath' from ${salesOrders} o, jsonb_array_elements(o.files) f
+        where o.hub_id = ${hubId} and f->>'filePath' = any(${list}::text[])`)) as unknown as { rows: Array<{ path: string }> };
+      return new Set(result.rows.map((r) => r.path));
+    },
     /** 409 with `message` when an order refers to `path`. */
     async refuseIfOrdered(hubId: number, path: string, message: string): Promise<void> {
       if (await isOrdered(hubId, path)) throw conflict(message, 'ordered');
