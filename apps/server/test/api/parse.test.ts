@@ -217,7 +217,7 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
   });
 
   it('refuses a 2 GiB zip bomb within seconds', async () => {
-    const bomb = await makeBomb(2 * 1024 ** 3);
+    const bomb = makeBomb(2 * 1024 ** 3);
     expect(bomb.length).toBeLessThan(10 * 1024 * 1024);
     const f = await uploadAll([['bomb.zip', bomb]]);
     const started = Date.now();
