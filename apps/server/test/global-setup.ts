@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import type { Db } from '../src/db/client.ts';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -38,17 +39,13 @@ export default async function setup(project: TestProject) {
   const { seedDemo } = await import('../src/db/seed/demo.ts');
 
   const templateDir = path.join(os.tmpdir(), `portal-test-datadir-${hash}`);
-  if (!existsSync(path.join(templateDir, 'ready'))) {
-    const building = `${templateDir}.${process.pid}`;
-    await rm(building, { recursive: true, force: true });
-    await mkdir(building, { recursive: true });
-    const handle = await openDb({ dataDir: building });
-    await seedDemo(handle.db, { dataDir: building });
-    await handle.close();
-    await writeFile(path.join(building, 'ready'), hash);
-    await rm(templateDir, { recursive: true, force: true });
-    await rename(building, templateDir);
-  }
+  await prepareDataDir(templateDir, hash, async (db, dataDir) => {
+    await seedDemo(db, { dataDir });
+  });
+  // Migrated and empty, for the tests of the seeds and the commands (initdb alone takes seconds).
+  const emptyDir = path.join(os.tmpdir(), `portal-test-datadir-${hash}-empty`);
+  await prepareDataDir(emptyDir, hash, async () => {});
+  project.provide('pgliteEmptyDataDir', emptyDir);
   project.provide('pgliteTemplateDir', templateDir);
 
   const templateDb = `portal_tpl_${hash}`;
@@ -94,6 +91,21 @@ function isAlive(pid: number) {
   }
 }
 
+/** Makes `dir` once per schema: a DATA_DIR whose PGlite database is migrated, then filled by `fill`. */
+async function prepareDataDir(dir: string, hash: string, fill: (db: Db, dataDir: string) => Promise<void>): Promise<void> {
+  if (existsSync(path.join(dir, 'ready'))) return;
+  const { openDb } = await import('../src/db/client.ts');
+  const building = `${dir}.${process.pid}`;
+  await rm(building, { recursive: true, force: true });
+  await mkdir(building, { recursive: true });
+  const handle = await openDb({ dataDir: building });
+  await fill(handle.db, building);
+  await handle.close();
+  await writeFile(path.join(building, 'ready'), hash);
+  await rm(dir, { recursive: true, force: true });
+  await rename(building, dir);
+}
+
 export function withDatabase(url: string, db: string) {
   const u = new URL(url);
   u.pathname = `/${db}`;
@@ -103,6 +115,7 @@ export function withDatabase(url: string, db: string) {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplateDir: string;
+    pgliteEmptyDataDir: string;
     pgTemplateDb: string;
   }
 }

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDataDir } from '../../test/helpers/data-dir.ts';
 import { openDb, type DbHandle } from '../db/client.ts';
 import * as schema from '../db/schema/index.ts';
 import { ASSETS_DIR, DEMO_CATALOGUE_FILE } from '../db/seed/demo.ts';
@@ -17,7 +17,7 @@ describe('command-line tools', () => {
   let deps: CliDeps;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-cli-'));
+    dataDir = await emptyDataDir('seed-cli-');
     handle = await openDb({ dataDir });
     deps = {
       dataDir,

@@ -18,8 +18,15 @@ import { makeZip } from '../helpers/zips.ts';
 
 type PreviewLink = { name: string; url: string };
 
-/** A PDF of `pages` A4 pages, each with a frame and its number. */
-async function makePdf(pages: number, size: [number, number] = [595, 842]): Promise<Buffer> {
+/** A PDF of `pages` A4 pages, each with a frame and its number; made once per size (10,000 pages take pdf-lib seconds). */
+const made = new Map<string, Promise<Buffer>>();
+function makePdf(pages: number, size: [number, number] = [595, 842]): Promise<Buffer> {
+  const key = `${pages}:${size.join('x')}`;
+  if (!made.has(key)) made.set(key, buildPdf(pages, size));
+  return made.get(key)!;
+}
+
+async function buildPdf(pages: number, size: [number, number]): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i++) {

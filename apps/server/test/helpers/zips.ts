@@ -16,7 +16,7 @@ export async function makeZip(entries: Array<[string, Buffer]>, compress = true)
  * seconds, so the entry is one deflated mebibyte of zeros repeated: each piece ends on a full flush
  * (byte-aligned, nothing referring back), so the pieces one after another are one deflate stream.
  */
-export function makeBomb(bytes: number): Buffer {
+export function makeBomb(bytes: number, entryName = 'zeros.jpg'): Buffer {
   const MIB = 1024 * 1024;
   const zeros = Buffer.alloc(MIB);
   const piece = zlib.deflateRawSync(zeros, { finishFlush: zlib.constants.Z_FULL_FLUSH });
@@ -29,7 +29,7 @@ export function makeBomb(bytes: number): Buffer {
   }
   pieces.push(zlib.deflateRawSync(Buffer.alloc(0))); // the final block
   const data = Buffer.concat(pieces);
-  const name = Buffer.from('zeros.jpg');
+  const name = Buffer.from(entryName);
   // The fields a local header and a central directory record share (APPNOTE 4.3.7, 4.3.12).
   const common = Buffer.alloc(26);
   common.writeUInt16LE(20, 0); // version needed

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDataDir } from '../../../test/helpers/data-dir.ts';
 import { openDb, type DbHandle } from '../client.ts';
 import * as schema from '../schema/index.ts';
 import { addCustomer } from './customers.ts';
@@ -17,7 +17,7 @@ describe('seedDemo', () => {
   const n = async (t: PgTable) => (await handle.db.select({ n: count() }).from(t))[0]?.n ?? 0;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-demo-'));
+    dataDir = await emptyDataDir('seed-demo-');
     handle = await openDb({ dataDir });
     // Two starts at once: the seeding lock lets one seed and the other find it done.
     results = await Promise.all([seedDemo(handle.db, { dataDir }), seedDemo(handle.db, { dataDir })]);

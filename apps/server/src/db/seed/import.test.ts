@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDataDir } from '../../../test/helpers/data-dir.ts';
 import { openDb, type DbHandle } from '../client.ts';
 import * as schema from '../schema/index.ts';
 import type { CatalogueInput } from './catalogue-schema.ts';
@@ -175,7 +175,7 @@ describe('importCatalogue', () => {
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-import-'));
+    dataDir = await emptyDataDir('seed-import-');
     handle = await openDb({ dataDir });
     options = { templatesSourceDir: path.join(ASSETS_DIR, 'templates'), imagesSourceDir: ASSETS_DIR, ...catalogueStoreDirs(dataDir) };
     const { db } = handle;

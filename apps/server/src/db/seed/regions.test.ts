@@ -1,9 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDataDir } from '../../../test/helpers/data-dir.ts';
 import { openDb, type DbHandle } from '../client.ts';
 import * as schema from '../schema/index.ts';
 import { seedRegions } from './regions.ts';
@@ -14,7 +13,7 @@ describe('seedRegions', () => {
   const n = async (t: PgTable) => (await handle.db.select({ n: count() }).from(t))[0]?.n ?? 0;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-regions-'));
+    dataDir = await emptyDataDir('seed-regions-');
     handle = await openDb({ dataDir });
   });
   afterAll(async () => {
