@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * file's database lives in; others kill servers, fill a tmpfs or hold hundreds of sockets) and the previews'
  * fairness test, which counts what a flood lets through. They run one at a time after the rest.
  */
-const ALONE = ['apps/server/test/drills/**/*.test.ts', 'apps/server/test/api/previews.test.ts'];
+const ALONE = ['apps/server/test/drills/**/*.test.ts', 'apps/server/test/api/previews-fairness.test.ts'];
 
 export default defineConfig({
   test: {
