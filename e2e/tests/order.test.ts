@@ -5,9 +5,10 @@
  * replay with the same key create nothing new), and find it in /orders. Last, the order table with
  * 2,000 works keeps a screenful of rows in the DOM (window.__portalTest, e2e/support/works-bench.ts).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, shot } from '../support/browser.ts';
@@ -47,6 +48,16 @@ async function rename(page: Page, row: Locator, name: string): Promise<void> {
 async function pick(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   await scope.getByLabel(label, { exact: true }).click();
   await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+}
+
+/** The demo shop's catalogue, as the operator imports it in the console. */
+const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('../../apps/server/src/db/seed/demo-catalogue.json', import.meta.url));
+
+/** A token from POST /api/authenticate, as an API client logs in. */
+async function apiLogin(url: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { id_token: string }).id_token;
 }
 
 async function token(page: Page): Promise<string> {
@@ -213,6 +224,41 @@ describe('the batch order', () => {
       expect(await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft'))).toBeNull();
       await page.getByRole('button', { name: '批量下单', exact: true }).click();
       await page.waitForURL('**/payment1');
+    });
+
+    it('a price the shop changes while /payment1 is open: 提交订单 places nothing, names both totals and shows the new prices', async () => {
+      const total = page.getByTestId('total-amount');
+      await total.getByText('¥3.40').waitFor();
+      const original = await readFile(DEMO_CATALOGUE_FILE, 'utf8');
+      const raised = JSON.parse(original) as { prices: Array<{ sku: string; customerPrices: Array<{ customer: string; amount: number }> }> };
+      for (const p of raised.prices) {
+        if (!p.sku.startsWith('PH5-')) continue;
+        for (const c of p.customerPrices) if (c.customer === '演示客户') c.amount = 0.7;
+      }
+      const operator = await apiLogin(server.url, 'operator', 'operator');
+      const importCatalogue = async (text: string) => {
+        const res = await fetch(`${server.url}/api/admin/catalogue/import`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` }, body: text });
+        expect(res.status, await res.clone().text()).toBe(200);
+      };
+      await importCatalogue(JSON.stringify(raised));
+      try {
+        const placed: number[] = [];
+        page.on('response', (res) => {
+          if (new URL(res.url()).pathname === '/api/sales_order/batch') placed.push(res.status());
+        });
+        await page.getByRole('button', { name: '提交订单' }).click();
+        await page.getByTestId('place-error').getByText('价格已变动：确认时合计¥3.40，现在合计¥3.50，请核对新的金额后再提交').waitFor();
+        await total.getByText('¥3.50').waitFor();
+        await page.locator('.ant-table-row').filter({ hasText: '照片二' }).getByTestId('price-basis').getByText('3张 × ¥0.70', { exact: true }).waitFor();
+        expect(placed).toEqual([409]);
+        await shot(page, 'order-payment1-price-changed');
+      } finally {
+        await importCatalogue(original);
+      }
+      // Back at the old price: the next 提交订单 is refused again until the customer has seen it.
+      await page.getByRole('button', { name: '提交订单' }).click();
+      await page.getByTestId('place-error').getByText('价格已变动：确认时合计¥3.50，现在合计¥3.40，请核对新的金额后再提交').waitFor();
+      await total.getByText('¥3.40').waitFor();
     });
 
     it('a refused order shows the server message; 提交订单 twice places it once', async () => {

@@ -403,6 +403,12 @@ export const BatchOrderBody = z.object({
   deliveryMethod: z.enum(['Unified', 'Partial']),
   location: OrderLocation.optional(),
   works: z.array(OrderWork).min(1).max(5000),
+  /**
+   * The 合计金额 the customer confirmed (the quote's totalAmount on /payment1). When given and the order
+   * comes to another total now (the shop changed a price meanwhile), nothing is placed: 409 price-changed
+   * with both totals. Without it the order is priced as it stands.
+   */
+  expectedTotalAmount: z.number().min(0).max(LIMITS.maxAmountFen / 100).optional(),
 });
 export type BatchOrderBody = z.infer<typeof BatchOrderBody>;
 /** What an order line's amount is made of (domain/pricing.ts); `text` is what the customer reads, `100张 × ¥0.68`. */

@@ -171,6 +171,10 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       // Bounded and stored from the exact sum in fen, never from a float of it.
       const totalFen = totalFenOf(quoted);
       if (totalFen > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
+      // The customer confirmed another total (a price changed since /payment1 showed it): they see the new one first.
+      if (body.expectedTotalAmount !== undefined && Math.round(body.expectedTotalAmount * 100) !== totalFen) {
+        throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(Math.round(body.expectedTotalAmount * 100)), fenText(totalFen)));
+      }
       const totalAmount = Number(fenText(totalFen));
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({

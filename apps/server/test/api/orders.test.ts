@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { SalesOrder } from '@portal/contract';
-import { customerLocations } from '../../src/db/schema/index.ts';
+import { and, eq } from 'drizzle-orm';
+import { customerLocations, priceLines } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -43,6 +44,8 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     const res = await t.call('GET', `/api/price-lines/getByPriceTypeAndIdAndPropertyConfigId?entityId=${customerId}&priceType=customer&productId=${sku.productId}&propertyConfigId=${sku.propertyConfigId}&quantity=1`, { token });
     return ((await res.json()) as { amount: number }).amount;
   };
+
+  const ordersOfDemo = async () => Number((await t.call('GET', '/api/sales_order?page=0&size=1', { token: demo })).headers.get('x-total-count'));
 
   beforeAll(async () => {
     t = await startApp(kind);
@@ -197,5 +200,35 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     const partialForeign = await order(partial, { deliveryMethod: 'Partial', works: [line(v, photo5, { orderLocations: [{ ...ADDRESS, addressId: own }] })] });
     expect(partialForeign.status).toBe(404);
     expect((await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, addressId: own }, works: [line(w, photo5)] })).status).toBe(200);
+  });
+
+  it('refuses an order whose total is no longer the one the customer confirmed (the shop changed a price meanwhile), with both totals', async () => {
+    const w = await checked(demo, '改价.jpg', await photoMm(127, 89), photo5);
+    const works = [line(w, photo5, { quantity: 3 })];
+    const quote = async () => ((await (await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works } })).json()) as { message: { totalAmount: number } }).message.totalAmount;
+    const confirmed = await quote();
+    const lines = and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, 1), eq(priceLines.propertyConfigId, photo5.propertyConfigId), eq(priceLines.kind, 'unit'));
+    const before = await t.db.db.select({ id: priceLines.id, amount: priceLines.amount }).from(priceLines).where(lines);
+    try {
+      // The operator raises the price by 0.01 a print while /payment1 is open.
+      for (const r of before) await t.db.db.update(priceLines).set({ amount: (Number(r.amount) + 0.01).toFixed(2) }).where(eq(priceLines.id, r.id));
+      const now = await quote();
+      expect(Math.round((now - confirmed) * 100)).toBe(3);
+      const key = randomUUID();
+      const ordersBefore = await ordersOfDemo();
+      const refused = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: confirmed, works } });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ code: 'price-changed', message: `价格已变动：确认时合计¥${confirmed.toFixed(2)}，现在合计¥${now.toFixed(2)}，请核对新的金额后再提交` });
+      expect(await ordersOfDemo(), 'nothing placed').toBe(ordersBefore);
+      // Confirmed again at the new total, the same key places it.
+      const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: now, works } });
+      expect(placed.status).toBe(200);
+      expect(((await placed.json()) as { message: { totalAmount: number } }).message.totalAmount).toBe(now);
+      // A client that sends no confirmed total (older clients, simple integrations) is priced as before.
+      const other = await checked(demo, '改价二.jpg', await photoMm(127, 89), photo5);
+      expect((await order(demo, { deliveryMethod: 'Unified', works: [line(other, photo5)] })).status).toBe(200);
+    } finally {
+      for (const r of before) await t.db.db.update(priceLines).set({ amount: r.amount }).where(eq(priceLines.id, r.id));
+    }
   });
 });

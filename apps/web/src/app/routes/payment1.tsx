@@ -37,9 +37,9 @@ export function Payment1Route() {
         placing={place.isPending}
         placeError={place.error}
         onBack={() => void navigate('/batch-upload')}
-        onPlace={() => {
+        onPlace={(confirmedTotal) => {
           if (place.isPending) return;
-          place.mutate(batchBodyOf(draft), {
+          place.mutate({ ...batchBodyOf(draft), expectedTotalAmount: confirmedTotal }, {
             onSuccess: (answer) => {
               clearDraft();
               resetBatch(batch);

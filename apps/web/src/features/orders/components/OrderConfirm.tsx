@@ -1,8 +1,8 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { Alert, Button, Card, Descriptions, Flex, Result, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage, isApiError } from '../../../lib/http.ts';
 import { addressText } from '../../address/index.ts';
 import type { BatchDraft } from '../../submit/index.ts';
 import type { PlacedBatch } from '../api/place-batch.ts';
@@ -34,7 +34,8 @@ export interface OrderConfirmProps {
   draft: BatchDraft;
   placing: boolean;
   placeError: unknown;
-  onPlace: () => void;
+  /** 提交订单 with the total the customer sees (the server refuses the order if it comes to another one now). */
+  onPlace: (confirmedTotal: number) => void;
   onBack: () => void;
 }
 
@@ -46,6 +47,11 @@ export interface OrderConfirmProps {
 export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: OrderConfirmProps) {
   const body = useMemo(() => quoteBodyOf(draft), [draft]);
   const quote = useQuote(draft.idempotencyKey, body.works);
+  // A price changed since the quote: the server said so and placed nothing; the page shows the new prices.
+  const { refetch } = quote;
+  useEffect(() => {
+    if (isApiError(placeError) && (placeError.body as { code?: unknown } | undefined)?.code === 'price-changed') void refetch();
+  }, [placeError, refetch]);
   const partial = draft.deliveryMethod === 'Partial';
 
   const rows = useMemo<ConfirmRow[]>(() => {
@@ -196,7 +202,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             <Button onClick={onBack} disabled={placing}>
               返回修改
             </Button>
-            <Button type="primary" loading={placing} disabled={!quote.isSuccess || problems.length > 0} onClick={onPlace}>
+            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
               提交订单
             </Button>
           </Space>
