@@ -112,6 +112,17 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect(answer.message).toMatch(/^目录文件有 \d+ 个问题，未导入$/);
     expect(answer.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['products[0].name', 'products[1].components[0].width']));
     expect(answer.problems.every((p) => /\p{Script=Han}/u.test(p.message))).toBe(true);
+    // Numbers past the columns (numeric(12, 2), integer): named like any other problem, never a 500.
+    const huge = structuredClone(good) as unknown as { prices: Array<{ customerPrices: Array<{ amount: number }> }>; products: Array<Record<string, unknown>> };
+    huge.prices[0]!.customerPrices[0]!.amount = 1e10;
+    huge.products[0]!.maxNumberOfPages = 3_000_000_000;
+    for (const q of ['', '?dryRun=true']) {
+      const past = await send(JSON.stringify(huge), q);
+      expect(past.status).toBe(422);
+      expect((await json<{ problems: Array<{ path: string; message: string }> }>(past)).problems).toEqual(expect.arrayContaining([
+        { path: 'prices[0].customerPrices[0].amount', message: '不能大于 9999999999.99' }, { path: 'products[0].maxNumberOfPages', message: '不能大于 2147483647' },
+      ]));
+    }
 
     const dry = await send(JSON.stringify(good), '?dryRun=true');
     expect(dry.status).toBe(200);

@@ -11,13 +11,21 @@ const REQUIRED = '必填';
 const text = z.string({ error: (i) => (i.input === undefined ? REQUIRED : '必须是文本') }).trim().min(1, { error: '不能为空' });
 const optionalText = z.string({ error: '必须是文本' }).trim().nullish();
 
+/** The largest whole number an integer column holds (PostgreSQL integer). */
+const INT_MAX = 2_147_483_647;
+/** The largest price the price column holds (numeric(12, 2)). */
+const MONEY_MAX = 9_999_999_999.99;
+
 const num = z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是数字') });
 const positive = num.positive({ error: '必须大于0' });
 const nonNegative = num.min(0, { error: '不能小于0' });
-const pageCount = z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是整数') })
-  .int({ error: '必须是整数' }).min(1, { error: '必须大于0' });
+const wholeNumber = z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是整数') })
+  .int({ error: '必须是整数' }).max(INT_MAX, { error: `不能大于 ${INT_MAX}` });
+const pageCount = wholeNumber.min(1, { error: '必须大于0' });
 const bool = z.boolean({ error: '必须是 true 或 false' });
-const money = nonNegative.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: '最多两位小数' });
+/** Yuan with at most two decimals: what the two decimals write is exactly the number (0.1000000001 is not 0.10). */
+const money = nonNegative.max(MONEY_MAX, { error: `不能大于 ${MONEY_MAX}` })
+  .refine((v) => Number(v.toFixed(2)) === v, { error: '最多两位小数' });
 
 /** A path below a folder of the catalogue: no absolute paths, no `..`, no backslashes, so it cannot escape. */
 const relativeFile = text.refine(
@@ -61,8 +69,8 @@ const componentSchema = z.strictObject({
   errorType: z.enum(['mm', 'percent'], { error: '必须是 "mm" 或 "percent"' }).default('mm'),
   autoOrientationDetection: bool.default(false),
   /** Minimum DPI, 0 = no threshold. */
-  resolutionThreshold: nonNegative.int({ error: '必须是整数' }).default(0),
-  resolutionLimit: positive.int({ error: '必须是整数' }).nullish(),
+  resolutionThreshold: wholeNumber.min(0, { error: '不能小于0' }).default(0),
+  resolutionLimit: wholeNumber.positive({ error: '必须大于0' }).nullish(),
   /** A file name under the catalogue's template folder. */
   templateFile: relativeFile.nullish(),
   papers: z.array(paperSchema).default([]),
@@ -118,7 +126,7 @@ const productSchema = z.strictObject({
 
 const quantityBreak = z.strictObject({
   /** From this many counted units on (prints, copies or m²); the price's own amount holds from 1. */
-  from: z.number({ error: (i) => (i.input === undefined ? REQUIRED : '必须是整数') }).int({ error: '必须是整数' }).min(2, { error: '必须大于1（从1起的价格写在 amount）' }),
+  from: wholeNumber.min(2, { error: '必须大于1（从1起的价格写在 amount）' }),
   amount: money,
   /** The extra-page price from this count on; without it the one below holds. */
   extraPage: money.nullish(),

@@ -154,6 +154,36 @@ describe('parseCatalogueFile', () => {
     expect(r.problems.some((x) => x.path.startsWith(`prices[${priceOf('BC-D-C300')}]`))).toBe(false);
   });
 
+  it('refuses numbers the database cannot hold, and a price with a third decimal however small, by path (they were a 500 and a stack trace)', () => {
+    const bad = demoJson();
+    const at = (n: string) => bad.products.findIndex((p) => p.number === n);
+    const priceOf = (sku: string) => bad.prices!.findIndex((p) => p.sku === sku);
+    const ph5 = bad.prices![priceOf('PH5-GL-NB')]!;
+    ph5.customerPrices![0]!.amount = 10_000_000_000;
+    ph5.customerPrices![0]!.breaks = [{ from: 3_000_000_000, amount: 0.5 }];
+    ph5.customerPrices![1]!.amount = 1e300;
+    ph5.retail = 1e13;
+    bad.prices![priceOf('PH5-GL-WB')]!.customerPrices![0]!.amount = 0.1000000001;
+    bad.products[at('BR-A4')]!.maxNumberOfPages = 3_000_000_000;
+    bad.products[at('PH-5')]!.components[0]!.resolutionThreshold = 2 ** 31;
+    const r = validateCatalogue(bad);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const problem = (path: string) => r.problems.find((x) => x.path === path)?.message;
+    const price = `prices[${priceOf('PH5-GL-NB')}]`;
+    expect(problem(`${price}.customerPrices[0].amount`)).toBe('不能大于 9999999999.99');
+    expect(problem(`${price}.customerPrices[1].amount`)).toBe('不能大于 9999999999.99');
+    expect(problem(`${price}.retail`)).toBe('不能大于 9999999999.99');
+    expect(problem(`${price}.customerPrices[0].breaks[0].from`)).toBe('不能大于 2147483647');
+    expect(problem(`prices[${priceOf('PH5-GL-WB')}].customerPrices[0].amount`)).toBe('最多两位小数');
+    expect(problem(`products[${at('BR-A4')}].maxNumberOfPages`)).toBe('不能大于 2147483647');
+    expect(problem(`products[${at('PH-5')}].components[0].resolutionThreshold`)).toBe('不能大于 2147483647');
+    // The largest the price column holds is taken.
+    const most = demoJson();
+    most.prices![priceOf('PH5-GL-NB')]!.customerPrices![0]!.amount = 9_999_999_999.99;
+    expect(validateCatalogue(most).ok).toBe(true);
+  });
+
   it('tolerates a byte order mark', () => {
     expect(parseCatalogueFile(`\uFEFF${demoText}`).ok).toBe(true);
   });
