@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
+import { componentPaper, csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
 
 describe('zip entry names', () => {
   it('replaces what Windows refuses and drops trailing dots and spaces', () => {
@@ -55,5 +55,19 @@ describe('shop day', () => {
     expect([filed.getFullYear(), filed.getMonth() + 1, filed.getDate(), filed.getHours(), filed.getMinutes()]).toEqual([2026, 11, 29, 17, 9]);
     expect(shopDay('2026-03-01')).toEqual({ from: new Date('2026-02-28T16:00:00Z'), to: new Date('2026-03-01T16:00:00Z') });
     expect(shopDay('2026-02-31')).toBeNull();
+  });
+});
+
+describe('a component\'s paper on the job ticket', () => {
+  it.each([
+    ['a board chosen by its option (板材)', '画面', ['画面'], '板材:3mm PVC板', ['5mm KT板', '3mm PVC板'], '3mm PVC板'],
+    ['a poster\'s material', '画面', ['画面'], '材质:157g铜版纸', ['157g铜版纸', 'PP背胶', '防水相纸'], '157g铜版纸'],
+    ['the inner pages\' paper named for them', '内页', ['封面', '内页'], '装订方式:骑马钉;内页纸张:157g铜版纸;封面工艺:覆膜', ['157g铜版纸', '128g哑粉纸'], '157g铜版纸'],
+    ['the cover, which the SKU does not choose: what it is made of', '封面', ['封面', '内页'], '装订方式:骑马钉;内页纸张:157g铜版纸;封面工艺:覆膜', ['250g铜版纸'], '250g铜版纸'],
+    ['a card side, from the SKU\'s 纸张', '正面', ['正面', '背面'], '印刷面:双面；纸张：350g珠光纸', ['300g铜版纸', '350g珠光纸'], '350g珠光纸'],
+    ['a photo\'s 相纸, which is none of the component\'s papers by name', '照片', ['照片'], '相纸:光面;边框:无边框', ['富士银盐相纸'], '光面'],
+    ['a SKU that chooses nothing of it', '画面', ['画面'], '尺寸:大', ['5mm KT板', '3mm PVC板'], '5mm KT板、3mm PVC板'],
+  ])('%s', (_what, name, names, sku, papers, expected) => {
+    expect(componentPaper(name, names, sku, papers)).toBe(expected);
   });
 });

@@ -92,3 +92,22 @@ export function shopDay(day: string): { from: Date; to: Date } | null {
   const from = new Date(midnightUtc - SHOP_UTC_OFFSET_MINUTES * 60_000);
   return { from, to: new Date(from.getTime() + 24 * 3600_000) };
 }
+
+/**
+ * The paper (or board) a component of an order is printed on, as the job ticket names it, from the SKU's
+ * text (`内页纸张:157g铜版纸;装订方式:骑马钉`) and the papers the component may be made of:
+ * the SKU's choice that names the component (内页纸张:…), else its choice that is one of the component's
+ * papers (板材:3mm PVC板), else its choices of a 纸 that name no component (相纸:光面), else every paper the
+ * component may be made of (a brochure's SKU may choose only the inner pages' paper). Choices by their value.
+ */
+export function componentPaper(name: string, componentNames: readonly string[], sku: string, papers: readonly string[]): string {
+  const choices = sku.split(/[;；]/).map((s) => s.trim()).filter(Boolean).map((text) => {
+    const at = Math.max(text.indexOf(':'), text.indexOf('：'));
+    return { text, value: text.slice(at + 1).trim() };
+  });
+  const named = choices.filter((c) => c.text.startsWith(name) && c.text.includes('纸'));
+  const ofComponent = choices.filter((c) => papers.includes(c.value));
+  const general = choices.filter((c) => c.text.includes('纸') && !componentNames.some((n) => c.text.startsWith(n)));
+  const chosen = [named, ofComponent, general].find((list) => list.length > 0);
+  return (chosen ? chosen.map((c) => c.value) : papers).join('、');
+}

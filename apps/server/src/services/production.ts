@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type ProductionSelection } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, salesOrders, storedFiles } from '../db/schema/index.ts';
-import { csvText, NAME_LIMITS, orderFolder, safeName, shopClock, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
+import { componentPaper, csvText, NAME_LIMITS, orderFolder, safeName, shopClock, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { renderJobTicket, type TicketInfo } from '../media/job-ticket.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -134,26 +134,18 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
     }
     const pagedFiles = new Set([...paged.values()].map((p) => p.file));
     const names = [...new Set([...mine.filter((f) => !pagedFiles.has(f.filePath)).map((f) => f.component), ...paged.keys()])];
-    const skuPapers = o.sku.split(/[;；]/).map((s) => s.trim()).filter((s) => s.includes('纸'));
     return {
       salesOrderNumber: o.salesOrderNumber, articleName: o.articleName, hubName, productName: o.productName, sku: o.sku, copies: o.quantity,
       pageCount: o.pageCount, createdAt: shopTime(o.createdAt),
       components: names.map((name) => {
         const c = comps?.find((x) => x.name === name);
-        // The component's own paper in the SKU (内页纸张:…), else the SKU's papers that name no component,
-        // else the papers the component is made of (a brochure's SKU may choose only the inner pages' paper).
-        const papers = c?.objectPapers.map((p) => p.paper) ?? [];
-        const ownPaper = skuPapers.filter((p) => p.startsWith(name));
-        const general = skuPapers.filter((p) => !names.some((n) => p.startsWith(n)));
-        const own = ownPaper.length ? ownPaper : general;
         const fromFiles = mine.filter((f) => f.component === name && !pagedFiles.has(f.filePath)).reduce((n, f) => n + f.pages, 0);
         const pdfPages = paged.get(name)?.pages ?? [];
         return {
           name, size: c ? `${c.width}×${c.height} mm` : '—',
           pages: fromFiles + pdfPages.length,
           pageList: pdfPages.length ? pageRanges(pdfPages) : undefined,
-          // The SKU's choice by its value (157g铜版纸): the line already says 纸张.
-          paper: (own.length ? own.map((p) => p.slice(Math.max(p.indexOf(':'), p.indexOf('：')) + 1).trim()) : papers).join('、'),
+          paper: componentPaper(name, names, o.sku, c?.objectPapers.map((p) => p.paper) ?? []),
         };
       }),
       toning: o.toning === 'Manual' ? `人工调色${o.customToning ? `：${o.customToning}` : ''}` : '不调色',

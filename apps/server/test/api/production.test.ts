@@ -187,6 +187,26 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     expect(text).not.toMatch(/封面 [^内]*纸张 157g/);
   }, 120_000);
 
+  it('names on a board\'s ticket the board that was ordered, not every board its component may be (a PVC order read 5mm KT板、3mm PVC板)', async () => {
+    const folderId = randomUUID();
+    const board = await sharp({ create: { width: 2362, height: 3543, channels: 3, background: '#2266aa' } }).jpeg().withMetadata({ density: 100 }).toBuffer();
+    expect((await uploadFile(t, demo, board, '展板.jpg', { folderId })).done).toBeDefined();
+    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/展板.jpg`)}`, { token: demo })).json()) as
+      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
+    const work = parsed.message.works[0]!;
+    const sku = await findSku(t, demo, 'KT-6090', 'KT-6090-PVC3');
+    const checked = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
+    expect(((await checked.json()) as { state: number }).state).toBe(200);
+    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
+      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity: 1, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
+    expect(placed.status).toBe(200);
+    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
+    const { entries } = await download(`salesOrderNumber=${so}`);
+    const text = (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+    expect(text).toMatch(/画面 尺寸 600×900 mm 页数 1 纸张 3mm PVC板/);
+    expect(text).not.toContain('5mm KT板');
+  }, 120_000);
+
   it('zips the orders of a day (China Standard Time)', async () => {
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     const { answer, entries } = await download(`day=${today}`);
