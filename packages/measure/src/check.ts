@@ -264,7 +264,8 @@ export function checkWork(measured: CheckItem[], components: CheckComponent[], p
     pageCountWarning,
     resolutionWarning: rows.some((r) => r.resolutionWarning),
     fileArea: Math.round(area * 1e6) / 1e6,
-    components: [...counts.values()],
+    // In the catalogue's order (正面 before 背面), whatever order the files came in.
+    components: components.flatMap((c) => counts.get(c.id) ?? []),
     messages,
   };
 }

@@ -76,6 +76,13 @@ describe('checkWork', () => {
     expect(out.rows[0]!.width).toBe(127);
   });
 
+  it('lists the work\'s components in the catalogue\'s order, whatever order its files come in (a card read 背面 before 正面)', () => {
+    const front = comp({ id: 7, name: '正面', width: 90, height: 54 });
+    const back = comp({ id: 8, name: '背面', width: 90, height: 54 });
+    const out = checkWork([img('背面/b.jpg', 90, 54, 300, { folderComponent: '背面' }), img('正面/a.jpg', 90, 54, 300, { folderComponent: '正面' })], [front, back], noPages);
+    expect(out.components.map((c) => c.componentName)).toEqual(['正面', '背面']);
+  });
+
   it('fails with standard 未定义 when no component matches among several', () => {
     const out = checkWork([img('x.jpg', 50, 50)], [comp({ id: 1, name: 'a', width: 90, height: 54 }), comp({ id: 2, name: 'b', width: 210, height: 297 })], noPages);
     expect(out.rows[0]!.component).toBeNull();

@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { MANIFEST_COLUMNS, PRODUCTION_MSG, type ProductionLinkAnswer, type ProductionSelection } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, salesOrders, storedFiles } from '../db/schema/index.ts';
-import { componentPaper, csvText, NAME_LIMITS, orderFolder, safeName, shopClock, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
+import { componentPaper, csvText, inComponentOrder, NAME_LIMITS, orderFolder, safeName, shopClock, shopDay, uniquePaths, zipTimeOf } from '../domain/production.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { renderJobTicket, type TicketInfo } from '../media/job-ticket.ts';
 import type { FileStore } from '../storage/file-store.ts';
@@ -106,7 +106,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       for (let i = 0; i < paths.length; i += 500) {
         for (const s of await db.select().from(storedFiles).where(and(eq(storedFiles.hubId, o.hubId), inArray(storedFiles.path, paths.slice(i, i + 500))))) stored.set(s.path, s);
       }
-      for (const f of o.files) {
+      for (const f of inComponentOrder(o.files, (x) => x.component, comps?.map((c) => c.name) ?? [])) {
         const s = await store.stat(o.hubId, f.filePath);
         if (!s || s.isDirectory) throw new AppError(409, 'file-missing', `订单${o.salesOrderNumber}的文件${f.fileName}已不存在，无法打包`);
         // A file outside any component's folder belongs to the product's only component, if it has one.
@@ -133,7 +133,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       paged.set(r.component, entry);
     }
     const pagedFiles = new Set([...paged.values()].map((p) => p.file));
-    const names = [...new Set([...mine.filter((f) => !pagedFiles.has(f.filePath)).map((f) => f.component), ...paged.keys()])];
+    const names = inComponentOrder([...new Set([...mine.filter((f) => !pagedFiles.has(f.filePath)).map((f) => f.component), ...paged.keys()])], (n) => n, comps?.map((c) => c.name) ?? []);
     return {
       salesOrderNumber: o.salesOrderNumber, articleName: o.articleName, hubName, productName: o.productName, sku: o.sku, copies: o.quantity,
       pageCount: o.pageCount, createdAt: shopTime(o.createdAt),
