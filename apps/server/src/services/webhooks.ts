@@ -124,14 +124,16 @@ export function createWebhookService(deps: {
 
     /**
      * The listener of order events (services/order-events.ts), inside the transaction of the change: the
-     * event's payload with what an ERP needs to book the order (work, product, SKU, copies, amount, address).
+     * event's payload with what an ERP needs to book the order (work, product, SKU, copies, amount and how it is made, address).
      * The webhook lane's poll picks the delivery up once the transaction commits.
      */
     async onOrderEvent(tx: Tx, event: OrderEvent) {
       const [o] = await tx.select().from(salesOrders).where(eq(salesOrders.id, event.orderId));
       const order = o ? {
         articleName: o.articleName, batchId: o.batchId, productId: o.productId, productName: o.productName, propertyConfigId: o.propertyConfigId,
-        sku: o.sku, quantity: o.quantity, pageCount: o.pageCount, amount: o.amount, deliveryMethod: o.deliveryMethod,
+        sku: o.sku, quantity: o.quantity, pageCount: o.pageCount, amount: o.amount,
+        // What the amount is made of (units × unit price, extra pages): null for orders placed before prices had a basis.
+        unitPrice: o.unitPrice, addPageNum: o.addPageNum, pricing: o.pricing ?? null, deliveryMethod: o.deliveryMethod,
         orderLocations: o.orderLocations, createdAt: o.createdAt.toISOString(),
       } : {};
       const salesOrderNumber = String(event.payload.salesOrderNumber ?? o?.salesOrderNumber ?? '');

@@ -86,6 +86,9 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(mine[0]!.id).toBe(mine[1]!.id);
     expect(mine[0]!.id).toMatch(/^msg_/);
     expect(mine[1]!.body.data).toMatchObject({ salesOrderNumber: so, articleName: '回执', productName: '5寸照片冲印', quantity: 2, customerHubId: 1 });
+    // What the amount is made of, so the ERP can book it line by line (it carried only the amount).
+    expect(mine[1]!.body.data).toMatchObject({ amount: '1.36', unitPrice: '0.68', addPageNum: 0,
+      pricing: { basis: 'print', units: '2', unitPrice: '0.68', copies: 2, extraPages: 0, extraPagePrice: null, amount: '1.36', text: '2张 × ¥0.68' } });
 
     let log = await deliveries(`salesOrderNumber=${so}`);
     for (let i = 0; i < 50 && log.items[0]?.status !== 'succeeded'; i++) {
