@@ -189,6 +189,8 @@ describe('choosing products and checking files', () => {
     await choose(details, /^光面/);
     await choose(details, /^无边框/);
     await details.getByTestId('suggested-price').getByText('¥0.68').waitFor();
+    // What a batch of hundreds costs a print (the catalogue's quantity breaks).
+    await details.getByTestId('price-breaks').getByText('数量优惠：100张起 ¥0.60/张，500张起 ¥0.52/张', { exact: true }).waitFor();
     await shot(page, 'check-details-price');
     await details.getByRole('button', { name: '确定' }).click();
 

@@ -156,6 +156,8 @@ export const PriceQuery = z.object({
 export const PriceAnswer = z.object({
   amount: z.number().nullable(), propertyConfigId: z.number().int(), quantity: z.number().int(), saleable: z.boolean(),
   priceBasis: PriceBasis, priceUnit: z.string(), extraPageAmount: z.number().nullable(),
+  /** The quantity breaks of the unit price, lowest first: from this many counted units on, this price (none: one price). */
+  breaks: z.array(z.object({ from: z.number().int(), amount: z.number() })),
 });
 
 // --- addresses and regions

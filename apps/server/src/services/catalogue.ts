@@ -257,6 +257,8 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
       return {
         amount: unit ? Number(unit.amount) : null, propertyConfigId: table.propertyConfigId, quantity: q.quantity, saleable: table.saleable,
         priceBasis: table.product.basis, priceUnit: table.product.unitName, extraPageAmount: extra ? Number(extra.amount) : null,
+        breaks: table.lines.filter((l) => l.kind === 'unit' && l.minQuantity > 1).sort((a, b) => a.minQuantity - b.minQuantity)
+          .map((l) => ({ from: l.minQuantity, amount: Number(l.amount) })),
       };
     },
 

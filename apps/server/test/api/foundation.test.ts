@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, CustomerLocation, ProductDetails, ProductSummary, Region, SkuRow } from '@portal/contract';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
+import { findSku } from '../helpers/catalogue.ts';
 
 const json = async <T>(res: Response) => (await res.json()) as T;
 
@@ -214,6 +215,14 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
       expect(prices.some((p) => !p.saleable)).toBe(true);
       const wrongProduct = await t.call('GET', `/api/price-lines/getByPriceTypeAndIdAndPropertyConfigId?entityId=1&priceType=customer&productId=999999&propertyConfigId=${rows[0]!.id}&quantity=1`, { token: demo });
       expect(wrongProduct.status).toBe(404);
+    });
+
+    it('names the quantity breaks with the price, so 商品详情 can say what 100 or 500 prints cost (demo catalogue: 0.68, 0.60 from 100, 0.52 from 500)', async () => {
+      const sku = await findSku(t, demo, 'PH-5', 'PH5-GL-NB');
+      const at = async (quantity: number) => json<{ amount: number; breaks: Array<{ from: number; amount: number }> }>(await t.call('GET',
+        `/api/price-lines/getByPriceTypeAndIdAndPropertyConfigId?entityId=1&priceType=customer&productId=${sku.productId}&propertyConfigId=${sku.propertyConfigId}&quantity=${quantity}`, { token: demo }));
+      expect(await at(1)).toMatchObject({ amount: 0.68, breaks: [{ from: 100, amount: 0.6 }, { from: 500, amount: 0.52 }] });
+      expect(await at(100)).toMatchObject({ amount: 0.6, breaks: [{ from: 100, amount: 0.6 }, { from: 500, amount: 0.52 }] });
     });
   });
 

@@ -159,7 +159,7 @@ function PriceArea({ product, config }: { product: ProductDetails; config: Prope
   else {
     // The price counts what the product's basis says (../shared/spec/decisions.md §6): a print, a copy (pages above the base
     // have their own price) or a m².
-    const { priceUnit, extraPageAmount } = price.data;
+    const { priceUnit, extraPageAmount, breaks } = price.data;
     content = (
       <Flex align="baseline" gap={8} wrap>
         <Typography.Text style={{ color: token.colorError, fontSize: 22, fontWeight: 600 }}>¥{price.data.amount.toFixed(2)}</Typography.Text>
@@ -168,6 +168,11 @@ function PriceArea({ product, config }: { product: ProductDetails; config: Prope
           {BASIS_TEXT[price.data.priceBasis](priceUnit, product.pageCount)}
           {extraPageAmount !== null && `，加页每页 ¥${extraPageAmount.toFixed(2)}/${priceUnit}`}
         </Typography.Text>
+        {breaks.length > 0 && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="price-breaks">
+            数量优惠：{breaks.map((b) => `${b.from}${priceUnit}起 ¥${b.amount.toFixed(2)}/${priceUnit}`).join('，')}
+          </Typography.Text>
+        )}
       </Flex>
     );
   }
