@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { componentPaper, csvCell, inComponentOrder, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
+import { componentPaper, csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
 
 describe('zip entry names', () => {
   it('replaces what Windows refuses and drops trailing dots and spaces', () => {
@@ -69,15 +69,5 @@ describe('a component\'s paper on the job ticket', () => {
     ['a SKU that chooses nothing of it', '画面', ['画面'], '尺寸:大', ['5mm KT板', '3mm PVC板'], '5mm KT板、3mm PVC板'],
   ])('%s', (_what, name, names, sku, papers, expected) => {
     expect(componentPaper(name, names, sku, papers)).toBe(expected);
-  });
-});
-
-describe('files and components in the catalogue\'s order', () => {
-  it.each([
-    ['a card picked 背面 first', [['背面', 'b.pdf'], ['正面', 'a.pdf']], ['正面', '背面'], ['a.pdf', 'b.pdf']],
-    ['stable within a component', [['内页', '2.jpg'], ['封面', 'c.jpg'], ['内页', '1.jpg']], ['封面', '内页'], ['c.jpg', '2.jpg', '1.jpg']],
-    ['a component the catalogue no longer lists, and none, last', [[null, 'x.jpg'], ['旧部件', 'y.jpg'], ['画面', 'z.jpg']], ['画面'], ['z.jpg', 'x.jpg', 'y.jpg']],
-  ] as Array<[string, Array<[string | null, string]>, string[], string[]]>)('%s', (_what, files, names, expected) => {
-    expect(inComponentOrder(files, (f) => f[0], names).map((f) => f[1])).toEqual(expected);
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { batchDrafts, customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
 import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
 import type { CheckOutcome } from '../domain/check.ts';
+import { inComponentOrder } from '../domain/components.ts';
 import { salesOrderNumber } from '../domain/order-number.ts';
 import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
 import { AppError } from '../errors.ts';
@@ -24,12 +25,15 @@ const pricingOut = (p: DomainPricing | StoredPricing): Pricing => ({
 });
 
 /** What the operator is shown of the check the order passed: each file's verdict, and what it warned of. */
+/** The work's components in the catalogue's order (the check lists them so). */
+const componentNames = (o: CheckOutcome) => o.components.map((c) => c.componentName);
+
 export function checkSummaryOf(o: CheckOutcome): OrderCheckSummary {
   const low = o.rows.filter((r) => r.resolutionWarning);
   return {
     resolutionWarning: o.resolutionWarning, pageCount: o.pageCount, addPageNum: o.addPageNum, fileArea: o.fileArea,
     warnings: low.length ? [`分辨率低于要求：${low.length} 个文件（${low.slice(0, 5).map((r) => r.page ? `${r.filename} 第${r.page}页` : r.filename).join('、')}${low.length > 5 ? ' 等' : ''}）`] : [],
-    rows: o.rows.map((r) => ({
+    rows: inComponentOrder(o.rows, (r) => r.component?.componentName ?? null, componentNames(o)).map((r) => ({
       fileName: r.filename, itemPath: r.itemPath, page: r.page, component: r.component?.componentName ?? null, width: r.width, height: r.height,
       standardWidth: r.component?.width ?? null, standardHeight: r.component?.height ?? null, dpi: r.resolutionDetect,
       resolutionThreshold: r.resolutionThreshold, resolutionWarning: r.resolutionWarning, pass: r.pass, reason: r.reason,
@@ -194,7 +198,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,
             salesOrderNumber: salesOrderNumber(batch.createdAt, batch.id, i + 1),
             workUuid: w.uuid, articleName: q.line.articleName, fileName: q.work.fileName, filePath: q.work.filePath,
-            files: q.work.files.map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
+            files: inComponentOrder(q.work.files, (f) => f.component, componentNames(q.outcome))
+              .map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
             productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,
             quantity: w.quantity, pageCount: q.line.pageCount, addPageNum: q.line.addPageNum,
             // Every line here has its pricing: a work without one was refused above.

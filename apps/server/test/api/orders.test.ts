@@ -231,4 +231,24 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
       for (const r of before) await t.db.db.update(priceLines).set({ amount: r.amount }).where(eq(priceLines.id, r.id));
     }
   });
+
+  it('keeps a card\'s files in the catalogue\'s order of its components (正面 before 背面), whatever order they were picked in', async () => {
+    const card = await findSku(t, demo, 'BC-90', 'BC-D-C300');
+    const side = await photoMm(90, 54);
+    const folderId = randomUUID();
+    for (const p of ['名片/背面/b.jpg', '名片/正面/a.jpg']) expect((await uploadFile(t, demo, side, p, { folderId })).done).toBeDefined();
+    const parsed = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/名片`)}`, { token: demo });
+    const w = ((await parsed.json()) as { message: { works: Work[] } }).message.works[0]!;
+    await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: card.productId, propertyConfigId: card.propertyConfigId, filePath: w.filePath } });
+    const placed = await order(demo, { deliveryMethod: 'Unified', works: [line(w, card, { quantity: 1 })] });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const so = (placed.body.message as { orders: Array<{ salesOrderNumber: string }> }).orders[0]!.salesOrderNumber;
+    const mine = ((await (await t.call('GET', '/api/sales_order?page=0&size=100', { token: demo })).json()) as SalesOrder[]).find((o) => o.salesOrderNumber === so)!;
+    expect(mine.files.map((f) => [f.component, f.fileName])).toEqual([['正面', 'a.jpg'], ['背面', 'b.jpg']]);
+    const operator = await t.login('operator', 'operator');
+    const row = ((await (await t.call('GET', `/api/admin/orders?q=${so}`, { token: operator })).json()) as Array<{ id: number; salesOrderNumber: string }>).find((o) => o.salesOrderNumber === so)!;
+    const detail = (await (await t.call('GET', `/api/admin/orders/${row.id}`, { token: operator })).json()) as { files: Array<{ component: string | null }>; check: { rows: Array<{ component: string | null }> } };
+    expect(detail.files.map((f) => f.component)).toEqual(['正面', '背面']);
+    expect(detail.check.rows.map((r) => r.component)).toEqual(['正面', '背面']);
+  });
 });

@@ -183,7 +183,9 @@ function PriceArea({ product, config }: { product: ProductDetails; config: Prope
       data-testid="suggested-price"
       style={{ background: token.colorFillAlter, padding: '8px 12px', borderRadius: token.borderRadius, minHeight: 48 }}
     >
-      <Typography.Text type="secondary">建议零售价</Typography.Text>
+      <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+        建议零售价
+      </Typography.Text>
       {content}
     </Flex>
   );
