@@ -50,7 +50,9 @@ describe('option, crop and detail rules', () => {
     expect(configOf(product, sel)).toBeUndefined();
     sel = toggleOption(sel, 2, 4);
     expect(configOf(product, sel)?.id).toBe(5);
-    expect(pageCountLines(product, undefined)).toEqual(['默认20页，最少8页，最多100页', '封面（250g铜版纸）：4页']);
+    expect(pageCountLines(product, undefined)).toEqual(['默认20页，最少8页，最多100页', '封面（250g铜版纸）：固定4页']);
+    // A card's two sides: it read 默认2页，2页.
+    expect(pageCountLines({ ...product, pageCount: 2, minNumberOfPages: 2, maxNumberOfPages: 2, components: [] }, undefined)).toEqual(['默认2页，固定2页']);
   });
 
   it('starts the crop at the component size, centred, and sends it at the displayed scale', () => {
@@ -163,7 +165,7 @@ describe('choosing products and checking files', () => {
     await picker.getByRole('button', { name: '企业宣传画册' }).click();
     // It opens on its default SKU (骑马钉), whose own page limits replace the product's.
     await details.getByText('默认20页，最少8页，最多48页').waitFor();
-    await details.getByText('封面（250g铜版纸）：4页').waitFor();
+    await details.getByText('封面（250g铜版纸）：固定4页').waitFor();
     await shot(page, 'check-details-brochure');
     // Each component's template downloads under its own name.
     const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: '下载模板' }).first().click()]);

@@ -61,7 +61,7 @@ export function pruneSelection(product: ProductDetails, selection: Selection): S
 }
 
 const range = (min: number | null | undefined, max: number | null | undefined): string => {
-  if (min != null && max != null) return min === max ? `${min}页` : `最少${min}页，最多${max}页`;
+  if (min != null && max != null) return min === max ? `固定${min}页` : `最少${min}页，最多${max}页`;
   if (min != null) return `最少${min}页`;
   if (max != null) return `最多${max}页`;
   return '不限';
