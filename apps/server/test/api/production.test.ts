@@ -147,6 +147,24 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     }
   }, 120_000);
 
+  /** One file uploaded, checked against a SKU and ordered: the text of its order's job ticket, spaces made single. */
+  const ticketOfOne = async (bytes: Buffer, name: string, [product, skuNumber]: [string, string], quantity: number) => {
+    const folderId = randomUUID();
+    expect((await uploadFile(t, demo, bytes, name, { folderId })).done).toBeDefined();
+    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/${name}`)}`, { token: demo })).json()) as
+      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
+    const work = parsed.message.works[0]!;
+    const sku = await findSku(t, demo, product, skuNumber);
+    const checked = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
+    expect(((await checked.json()) as { state: number }).state).toBe(200);
+    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
+      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
+    expect(placed.status).toBe(200);
+    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
+    const { entries } = await download(`salesOrderNumber=${so}`);
+    return (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+  };
+
   it('puts a job ticket in each order whose QR code reads as the SO number and whose text names what to print', async () => {
     const so = orders[1]!.salesOrderNumber;
     const { entries } = await download(`salesOrderNumber=${so}`);
@@ -162,20 +180,7 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     const doc = await PDFDocument.create();
     const pt = (mm: number) => (mm / 25.4) * 72;
     for (let i = 0; i < 20; i++) doc.addPage([pt(210), pt(285)]);
-    const folderId = randomUUID();
-    expect((await uploadFile(t, demo, Buffer.from(await doc.save()), '宣传册.pdf', { folderId })).done).toBeDefined();
-    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/宣传册.pdf`)}`, { token: demo })).json()) as
-      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
-    const work = parsed.message.works[0]!;
-    const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
-    const checked = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
-    expect(((await checked.json()) as { state: number }).state).toBe(200);
-    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
-      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity: 50, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
-    expect(placed.status).toBe(200);
-    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
-    const { entries } = await download(`salesOrderNumber=${so}`);
-    const text = (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+    const text = await ticketOfOne(Buffer.from(await doc.save()), '宣传册.pdf', ['BR-A4', 'BR-SS-C157-GL'], 50);
     expect(text).toMatch(/封面 尺寸 \S+ mm 页数 4（第1–2、19–20页） 纸张 \S+/);
     expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 \S+/);
     expect(text).toContain('（50份）');
@@ -188,21 +193,8 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
   }, 120_000);
 
   it('names on a board\'s ticket the board that was ordered, not every board its component may be (a PVC order read 5mm KT板、3mm PVC板)', async () => {
-    const folderId = randomUUID();
     const board = await sharp({ create: { width: 2362, height: 3543, channels: 3, background: '#2266aa' } }).jpeg().withMetadata({ density: 100 }).toBuffer();
-    expect((await uploadFile(t, demo, board, '展板.jpg', { folderId })).done).toBeDefined();
-    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/展板.jpg`)}`, { token: demo })).json()) as
-      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
-    const work = parsed.message.works[0]!;
-    const sku = await findSku(t, demo, 'KT-6090', 'KT-6090-PVC3');
-    const checked = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
-    expect(((await checked.json()) as { state: number }).state).toBe(200);
-    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
-      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity: 1, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
-    expect(placed.status).toBe(200);
-    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
-    const { entries } = await download(`salesOrderNumber=${so}`);
-    const text = (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+    const text = await ticketOfOne(board, '展板.jpg', ['KT-6090', 'KT-6090-PVC3'], 1);
     expect(text).toMatch(/画面 尺寸 600×900 mm 页数 1 纸张 3mm PVC板/);
     expect(text).not.toContain('5mm KT板');
   }, 120_000);
