@@ -385,7 +385,7 @@ export const OrderLocation = z.object({
   city: z.string().trim().max(50),
   district: z.string().trim().max(50),
   address: z.string().trim().max(200),
-  quantity: z.number().int().min(1).optional(),
+  quantity: z.number({ error: '该地址的数量必须是整数' }).int({ error: '该地址的数量必须是整数' }).min(1, { error: '该地址的数量必须大于0' }).optional(),
   addressId: z.number().int().positive().max(MAX_ID).optional(),
 });
 export type OrderLocation = z.infer<typeof OrderLocation>;
@@ -393,7 +393,7 @@ export const OrderWork = z.object({
   uuid: z.uuid(),
   articleName: z.string().max(200),
   filePath: z.string().max(1024).optional(),
-  quantity: z.number().int(),
+  quantity: z.number({ error: '订购数量必须是整数' }).int({ error: '订购数量必须是整数' }),
   productId: zId,
   propertyConfigId: zId,
   toning: Toning.default('None'),

@@ -251,4 +251,13 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect(detail.files.map((f) => f.component)).toEqual(['正面', '背面']);
     expect(detail.check.rows.map((r) => r.component)).toEqual(['正面', '背面']);
   });
+
+  it('says in words what is wrong with a copies number an integration sends (2.5 read 无效输入：期望 int，实际接收 数字)', async () => {
+    const w = await checked(demo, '小数.jpg', await photoMm(127, 89), photo5);
+    const half = await order(demo, { deliveryMethod: 'Unified', works: [line(w, photo5, { quantity: 2.5 })] });
+    expect([half.status, half.body.message]).toEqual([400, '请求参数不正确：works.0.quantity: 订购数量必须是整数']);
+    const v = await checked(partial, '小数B.jpg', await photoMm(127, 89), photo5);
+    const none = await order(partial, { deliveryMethod: 'Partial', works: [line(v, photo5, { orderLocations: [{ ...ADDRESS, quantity: 0 }, { ...ADDRESS, quantity: 2 }] })] });
+    expect([none.status, none.body.message]).toEqual([400, '请求参数不正确：works.0.orderLocations.0.quantity: 该地址的数量必须大于0']);
+  });
 });
