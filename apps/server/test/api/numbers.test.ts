@@ -68,10 +68,14 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     expect(failed).toEqual([]);
   });
 
-  it('explains a refused field in Chinese (zod\'s zh-CN words)', async () => {
-    const res = await t.call('POST', '/api/sales_order/quote', { token: customer, body: { works: [{ uuid: randomUUID(), articleName: '作品', quantity: 1.5, productId: 1, propertyConfigId: 1 }] } });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(/^请求参数不正确：works\.0\.quantity: 无效输入/);
+  it('explains a refused field in Chinese (the contract\'s words, else zod\'s zh-CN ones)', async () => {
+    const quote = (work: Record<string, unknown>) => t.call('POST', '/api/sales_order/quote', { token: customer, body: { works: [{ uuid: randomUUID(), articleName: '作品', quantity: 1, productId: 1, propertyConfigId: 1, ...work }] } });
+    const half = await quote({ quantity: 1.5 });
+    expect(half.status).toBe(400);
+    expect(((await half.json()) as { message: string }).message).toBe('请求参数不正确：works.0.quantity: 订购数量必须是整数');
+    const product = await quote({ productId: 1.5 });
+    expect(product.status).toBe(400);
+    expect(((await product.json()) as { message: string }).message).toMatch(/^请求参数不正确：works\.0\.productId: \p{Script=Han}/u);
   });
 });
 
