@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaHundredths, fenText, legacyBasisText, priceWork, toFen, type PriceLineInput, type PricingProduct, type PricingWork } from './pricing.ts';
+import { areaHundredths, fenOfYuan, fenText, legacyBasisText, priceWork, toFen, type PriceLineInput, type PricingProduct, type PricingWork } from './pricing.ts';
 
 const unit = (minQuantity: number, amount: string): PriceLineInput => ({ kind: 'unit', minQuantity, amount });
 const extra = (minQuantity: number, amount: string): PriceLineInput => ({ kind: 'extraPage', minQuantity, amount });
@@ -65,6 +65,14 @@ describe('priceWork', () => {
 });
 
 describe('money text', () => {
+  // A total a client confirmed, as a JSON number: float noise of its sum is still whole fen, a third decimal is not.
+  it.each([
+    [0, 0], [0.3, 30], [0.1 + 0.2, 30], [12.3, 1230], [1.15, 115], [4.35, 435], [1.005 + 0.995, 200],
+    [123456789.99, 12345678999], [999999999999.99, 99999999999999],
+    [1.005, null], [12.345, null], [0.001, null], [-0.01, null], [Number.NaN, null], [Number.POSITIVE_INFINITY, null],
+  ])('fenOfYuan(%s) = %s', (yuan, fen) => {
+    expect(fenOfYuan(yuan)).toBe(fen);
+  });
   it.each([['0.68', 68], ['12', 1200], ['12.3', 1230], ['12.30', 1230], ['0.00', 0], ['7.500000', 750]])('toFen(%s) = %d', (text, fen) => {
     expect(toFen(text)).toBe(fen);
     expect(fenText(fen)).toBe((fen / 100).toFixed(2));

@@ -62,6 +62,16 @@ export function toFen(amount: string): number {
   return Number(m[1]) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0'));
 }
 
+/**
+ * An amount of yuan a client sent as a JSON number (e.g. the 合计金额 it confirmed) → fen, or null when it is not
+ * a whole number of fen. Read at 15 significant digits, so float noise of a client's sum (0.1 + 0.2) is still
+ * 30 fen, while a third decimal (1.005) is refused rather than rounded either way.
+ */
+export function fenOfYuan(yuan: number): number | null {
+  const fen = Number((yuan * 100).toPrecision(15));
+  return Number.isSafeInteger(fen) && fen >= 0 ? fen : null;
+}
+
 /** Fen → `12.30`. */
 export function fenText(fen: number): string {
   const sign = fen < 0 ? '-' : '';

@@ -6,8 +6,8 @@ import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
 import type { CheckOutcome } from '../domain/check.ts';
 import { inComponentOrder } from '../domain/components.ts';
 import { salesOrderNumber } from '../domain/order-number.ts';
-import { fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
-import { AppError } from '../errors.ts';
+import { fenOfYuan, fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
+import { AppError, badRequest } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
@@ -176,8 +176,10 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const totalFen = totalFenOf(quoted);
       if (totalFen > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
       // The customer confirmed another total (a price changed since /payment1 showed it): they see the new one first.
-      if (body.expectedTotalAmount !== undefined && Math.round(body.expectedTotalAmount * 100) !== totalFen) {
-        throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(Math.round(body.expectedTotalAmount * 100)), fenText(totalFen)));
+      if (body.expectedTotalAmount !== undefined) {
+        const confirmedFen = fenOfYuan(body.expectedTotalAmount);
+        if (confirmedFen === null) throw badRequest(MSG.confirmedTotalNotFen, 'validation');
+        if (confirmedFen !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
       }
       const totalAmount = Number(fenText(totalFen));
       return db.transaction(async (tx) => {

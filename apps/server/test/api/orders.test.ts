@@ -220,6 +220,11 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
       expect(refused.status).toBe(409);
       expect(await refused.json()).toMatchObject({ code: 'price-changed', message: `价格已变动：确认时合计¥${confirmed.toFixed(2)}，现在合计¥${now.toFixed(2)}，请核对新的金额后再提交` });
       expect(await ordersOfDemo(), 'nothing placed').toBe(ordersBefore);
+      // A confirmed total that is not a whole number of fen is refused in words, not rounded to whichever total is due.
+      const odd = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: now + 0.005, works } });
+      expect(odd.status).toBe(400);
+      expect(await odd.json()).toMatchObject({ message: '确认的合计金额最多两位小数' });
+      expect(await ordersOfDemo(), 'nothing placed').toBe(ordersBefore);
       // Confirmed again at the new total, the same key places it.
       const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: now, works } });
       expect(placed.status).toBe(200);
