@@ -16,7 +16,19 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export const MIGRATIONS_DIR = serverFile('drizzle');
 
-export type DbHandle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void> };
+export type DbHandle = {
+  db: Db;
+  /**
+   * The same database for statements whose commit need not wait for the disk (PostgreSQL's
+   * synchronous_commit off, on connections of their own): a crash of the database or the machine may
+   * lose their last fraction of a second, never leave them half done. Only for records that are safe
+   * to lose and redo (a chunk's: services/uploads.ts). The next ordinary commit makes them durable too.
+   * PGlite's is `db`.
+   */
+  asyncCommitDb: Db;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+};
 
 export type DbOptions =
   | { databaseUrl: string; poolSize?: number }
@@ -75,7 +87,10 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const asyncCommitPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, options: '-c synchronous_commit=off' });
+    asyncCommitPool.on('error', () => {});
+    const asyncCommitDb = drizzle(asyncCommitPool, { schema }) as unknown as Db;
+    return { db, asyncCommitDb, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), asyncCommitPool.end()])) };
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
@@ -96,7 +111,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     const db = drizzle({ client: client as never, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
     const opened = client;
-    return { db, kind: 'pglite', close: () => opened.close().finally(unlock) };
+    return { db, asyncCommitDb: db, kind: 'pglite', close: () => opened.close().finally(unlock) };
   } catch (err) {
     await client?.close().catch(() => undefined);
     unlock();

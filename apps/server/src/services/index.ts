@@ -44,8 +44,8 @@ type WebhookJobs = { webhook: { payload: WebhookJob; result: WebhookJobResult } 
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
-/** Everything the routes call, built once per app from explicit dependencies. */
-export function createServices(db: Db, config: Config, log: Log) {
+/** Everything the routes call, built once per app from explicit dependencies (`asyncCommitDb`: db/client.ts). */
+export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: Db = db) {
   const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
   const store = createLocalFileStore(path.join(config.dataDir, 'files'));
   const runner = createTaskRunner<Jobs>({ db, log, names: JOB_NAMES });
@@ -91,7 +91,7 @@ export function createServices(db: Db, config: Config, log: Log) {
     loginGuard: createLoginGuard(db, config.login),
     templates: createTemplateStore(path.join(config.dataDir, 'templates')),
     hashes,
-    uploads: createUploadService({ db, store, urls, config, ordered, hashes, log }),
+    uploads: createUploadService({ db, asyncCommitDb, store, urls, config, ordered, hashes, log }),
     files: createFileService(db, store, ordered),
     previews,
     check,

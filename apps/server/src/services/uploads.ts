@@ -114,8 +114,15 @@ export function storedAnswer(urls: FileUrls, hubId: number, rel: string, meta: S
   return { status: 300, filePath: rel, relativeUrl: url, accessUrl: url, info: info as UploadedInfo };
 }
 
-export function createUploadService(deps: { db: Db; store: FileStore; urls: FileUrls; config: Config; ordered: OrderedPaths; hashes?: ContentHashes; log?: { warn: (o: object, m: string) => void } }) {
+export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: FileStore; urls: FileUrls; config: Config; ordered: OrderedPaths; hashes?: ContentHashes; log?: { warn: (o: object, m: string) => void } }) {
   const { db, store, urls } = deps;
+  /**
+   * A chunk's record commits without waiting for the database's disk (db/client.ts asyncCommitDb): its
+   * bytes are flushed before it, and a crash of the database that loses it leaves a chunk to send
+   * again (storedChunks no longer lists it; the web client asks when a file is not confirmed). The
+   * file's end (storeDone) is an ordinary commit, which makes its chunks' records durable too.
+   */
+  const chunkDb = deps.asyncCommitDb ?? db;
 
   /**
    * The folder of one upload on disk. It names everything a chunk must agree on, so a chunk that
@@ -139,10 +146,10 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
    */
   const another = sql`(${uploads.size} <> excluded.size or ${uploads.chunkTotal} <> excluded.chunk_total or ${uploads.identifier} <> excluded.identifier)`;
   const p = (name: string) => sql.placeholder(name);
-  const earlierChunks = db.$with('earlier').as(db.delete(uploadChunks).where(sql`${uploadChunks.uploadId} = (select ${uploads.id} from ${uploads}
+  const earlierChunks = chunkDb.$with('earlier').as(chunkDb.delete(uploadChunks).where(sql`${uploadChunks.uploadId} = (select ${uploads.id} from ${uploads}
     where ${uploads.hubId} = ${p('hubId')} and ${uploads.folderId} = ${p('folderId')} and ${uploads.filePath} = ${p('filePath')} and ${uploads.status} in ('done', 'failed')
     and (${uploads.size} <> ${p('size')} or ${uploads.chunkTotal} <> ${p('chunkTotal')} or ${uploads.identifier} <> ${p('identifier')}))`).returning({ chunk: uploadChunks.chunk }));
-  const ensureUpload = db.with(earlierChunks).insert(uploads).values({
+  const ensureUpload = chunkDb.with(earlierChunks).insert(uploads).values({
     hubId: sql.placeholder('hubId'), folderId: sql.placeholder('folderId'), identifier: sql.placeholder('identifier'),
     filePath: sql.placeholder('filePath'), size: sql.placeholder('size'), chunkTotal: sql.placeholder('chunkTotal'), receivedCount: 0, status: 'receiving',
   }).onConflictDoUpdate({
@@ -160,14 +167,14 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
    * Prepared once: it runs for every chunk.
    */
   const open = sql`(${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`;
-  const target = db.$with('target').as(db.select({ id: uploads.id }).from(uploads).where(and(
+  const target = chunkDb.$with('target').as(chunkDb.select({ id: uploads.id }).from(uploads).where(and(
     eq(uploads.hubId, sql.placeholder('hubId')), eq(uploads.folderId, sql.placeholder('folderId')), eq(uploads.filePath, sql.placeholder('filePath')),
     eq(uploads.size, sql.placeholder('size')), eq(uploads.chunkTotal, sql.placeholder('chunkTotal')), open)));
-  const added = db.$with('added').as(db.insert(uploadChunks)
-    .select(db.select({ uploadId: target.id, chunk: sql<number>`${sql.placeholder('chunk')}::int`.as('chunk') }).from(target))
+  const added = chunkDb.$with('added').as(chunkDb.insert(uploadChunks)
+    .select(chunkDb.select({ uploadId: target.id, chunk: sql<number>`${sql.placeholder('chunk')}::int`.as('chunk') }).from(target))
     .onConflictDoNothing().returning({ uploadId: uploadChunks.uploadId }));
   const count = sql`${uploads.receivedCount} + (select count(*) from ${added})::int`;
-  const recordChunk = db.with(target, added).update(uploads).set({
+  const recordChunk = chunkDb.with(target, added).update(uploads).set({
     receivedCount: count,
     status: sql`case when ${count} >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
     // The last process to record a chunk: the claimant once the row says 'assembling'.
@@ -241,6 +248,9 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, wrongType(type));
     // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
     // Its sha256 comes later, once the uploads go quiet (services/content-hashes.ts).
+    // Whether a file is stored under the path already, asked while the metadata is read.
+    const existing = store.stat(hubId, rel);
+    existing.catch(() => {});
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
@@ -248,7 +258,7 @@ export function createUploadService(deps: { db: Db; store: FileStore; urls: File
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
     // A file an order refers to is the press's: other bytes never replace it (the same bytes again may).
-    if ((await store.stat(hubId, rel)) && (await deps.ordered.isOrdered(hubId, rel))
+    if ((await existing) && (await deps.ordered.isOrdered(hubId, rel))
       && (await sha256File(part.path)) !== (await sha256File(store.localPath(hubId, rel)))) {
       return fail(hubId, f, MSG.orderedFileOverwrite, 409);
     }

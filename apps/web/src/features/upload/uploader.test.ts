@@ -15,6 +15,15 @@ vi.mock('./api/update-file.ts', () => ({
     new Promise<ChunkAnswer>((resolve, reject) => calls.push({ id: fields.identifier, chunkIndex: fields.chunkIndex, onProgress, resolve, reject })),
 }));
 
+// What the server says it holds when a file is not confirmed (storedChunks), and what it was asked.
+const held: { answer: Array<{ status: 'done' | 'receiving' | 'none'; chunks: number[] }>; asked: unknown[] } = { answer: [], asked: [] };
+vi.mock('./api/stored-chunks.ts', () => ({
+  storedChunks: async (uploads: unknown[]) => {
+    held.asked.push(...uploads);
+    return held.answer;
+  },
+}));
+
 const { createUploader } = await import('./uploader.ts');
 const { ApiError } = await import('../../lib/http.ts');
 const { createBatch } = await import('../batch/index.ts');
@@ -123,6 +132,26 @@ describe('retries', () => {
     calls[2]?.resolve(done('upload/r1/a.jpg'));
     await vi.advanceTimersByTimeAsync(150);
     expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: 1000 });
+    expect(settled).toEqual([{ id, ok: true }]);
+  });
+
+  it('asks which chunks the server holds when it acknowledged them all but never confirmed the file (it lost a record), and sends those it lacks', async () => {
+    const size = 2_048_000 + 10;
+    const { id, settled } = pick('r4', size, 2);
+    await settle();
+    expect(calls.map((c) => c.chunkIndex)).toEqual([1, 2]);
+    for (const c of calls) c.resolve({ state: 200, message: { status: 200 } });
+    await settle();
+    // Both acknowledged, no 300: the last chunk once more, answered 200 again (the server's database restarted and lost chunk 1's record).
+    expect(calls.map((c) => c.chunkIndex)).toEqual([1, 2, 2]);
+    held.answer = [{ status: 'receiving', chunks: [2] }];
+    calls[2]?.resolve({ state: 200, message: { status: 200 } });
+    await settle();
+    expect(held.asked).toEqual([{ folderId: 'r4', filePath: 'a.jpg', size, chunkTotal: 2 }]);
+    expect(calls.map((c) => c.chunkIndex)).toEqual([1, 2, 2, 1]);
+    calls[3]?.resolve(done('upload/r4/a.jpg'));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: size });
     expect(settled).toEqual([{ id, ok: true }]);
   });
 

@@ -18,7 +18,10 @@
  *   resending a chunk is harmless, so nothing is lost when an answer was the only thing missing;
  * - the server answers message.status 300 (with the stored path and metadata) for the chunk that
  *   completed the file; when every chunk is acknowledged and no 300 came (the completing answer
- *   was lost), one more chunk is sent: after completion any chunk is answered 300;
+ *   was lost), one more chunk is sent: after completion any chunk is answered 300. Answered 200
+ *   again, the server lost the record of a chunk it acknowledged (its database restarted: a chunk's
+ *   record commits without waiting for its disk, see the server's services/uploads.ts): the file's
+ *   chunks the server holds are asked (storedChunks) and the rest sent once more;
  * - progress counts bytes as they are sent (each request's upload progress), not chunks as they
  *   are answered; a try that fails gives its bytes back. Progress goes to the store through one
  *   batcher, once per frame for every file together; a file's settled state is written at once
@@ -30,6 +33,7 @@ import { MSG } from '@portal/contract/messages';
 import { isApiError } from '../../lib/http.ts';
 import type { ChunkDone } from '@portal/contract/api';
 import { sendChunk, type ChunkFields } from './api/update-file.ts';
+import { storedChunks } from './api/stored-chunks.ts';
 import { extensionOf } from './lib/pick.ts';
 import { bytesSent, createBatcher } from './lib/progress.ts';
 import type { Batch } from '../batch/index.ts';
@@ -196,6 +200,20 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
   }
 
   async function sendFile(job: Running): Promise<ChunkDone> {
+    const sent = await sendUnacknowledged(job);
+    if (sent) return sent;
+    const again = await sendWithRetry(job, job.chunkTotal);
+    if (again.message.status === 300) return again.message;
+    const [held] = await storedChunks([{ folderId: job.batchId, filePath: job.relativePath, size: job.file.size, chunkTotal: job.chunkTotal }]);
+    if (held?.result) return held.result;
+    job.acknowledged = new Set(held?.status === 'receiving' ? held.chunks : []);
+    const resent = await sendUnacknowledged(job);
+    if (resent) return resent;
+    throw new Error('the server did not confirm the file');
+  }
+
+  /** Sends the chunks not acknowledged yet, at most CHUNKS_PER_FILE at a time; the completing answer when one came. */
+  async function sendUnacknowledged(job: Running): Promise<ChunkDone | undefined> {
     const pending: number[] = [];
     for (let i = 1; i <= job.chunkTotal; i++) if (!job.acknowledged.has(i)) pending.push(i);
     let done: ChunkDone | undefined;
@@ -217,11 +235,6 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     const results = await Promise.allSettled(Array.from({ length: Math.min(CHUNKS_PER_FILE, pending.length) }, worker));
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
-    if (!done) {
-      const answer = await sendWithRetry(job, job.chunkTotal);
-      if (answer.message.status !== 300) throw new Error('the server did not confirm the file');
-      done = answer.message;
-    }
     return done;
   }
 
