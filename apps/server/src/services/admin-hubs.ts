@@ -20,6 +20,12 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     const [h] = await db.select({ id: customerHubs.id }).from(customerHubs).where(eq(customerHubs.id, hubId));
     if (!h) throw notFound('客户中心不存在');
   }
+  /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
+  async function nameFree(name: string, hubId?: number) {
+    const [taken] = await db.select({ id: customerHubs.id }).from(customerHubs)
+      .where(and(eq(customerHubs.name, name), hubId === undefined ? undefined : ne(customerHubs.id, hubId)));
+    if (taken) throw conflict(`客户中心名称已存在：${name}`, 'name-taken');
+  }
   const loginOut = (r: { id: number; login: string; hubId: number; customerId: number; customerName: string; disabled: boolean; createdAt: Date }): AdminLogin =>
     ({ ...r, createdAt: r.createdAt.toISOString() });
   const loginRow = {
@@ -50,6 +56,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
 
     /** A new hub with its customer (prices are per customer; the customer takes the hub's name unless given). */
     async create(input: { name: string; batchAddressParsing: boolean; customerName?: string | undefined }) {
+      await nameFree(input.name);
       return db.transaction(async (tx) => {
         const [hub] = await tx.insert(customerHubs).values({ name: input.name, batchAddressParsing: input.batchAddressParsing }).returning({ id: customerHubs.id });
         await tx.insert(customers).values({ hubId: hub!.id, name: input.customerName || input.name });
@@ -60,6 +67,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async update(hubId: number, input: { name?: string | undefined; batchAddressParsing?: boolean | undefined }) {
       const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.batchAddressParsing !== undefined ? { batchAddressParsing: input.batchAddressParsing } : {}) };
       if (Object.keys(set).length === 0) throw invalid('没有要修改的内容');
+      if (input.name !== undefined) await nameFree(input.name, hubId);
       const [h] = await db.update(customerHubs).set(set).where(eq(customerHubs.id, hubId)).returning({ id: customerHubs.id });
       if (!h) throw notFound('客户中心不存在');
       return { id: h.id };

@@ -29,6 +29,14 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect(empty.status).toBe(400);
     expect((await json<{ message: string }>(empty)).message).toMatch(/请填写客户中心名称/);
     expect((await t.call('PATCH', '/api/admin/hubs/9999', { token: op, body: { name: '无' } })).status).toBe(404);
+    // A name another hub has is refused, adding or renaming; a hub keeps its own name when other fields change.
+    const twin = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: ' 新客户广告有限公司 ' } });
+    expect(twin.status).toBe(409);
+    expect(await json<{ message: string }>(twin)).toMatchObject({ message: '客户中心名称已存在：新客户广告有限公司' });
+    const renamed = await t.call('PATCH', '/api/admin/hubs/1', { token: op, body: { name: '新客户广告有限公司' } });
+    expect(renamed.status).toBe(409);
+    expect((await t.call('PATCH', `/api/admin/hubs/${id}`, { token: op, body: { name: '新客户广告有限公司', batchAddressParsing: false } })).status).toBe(200);
+    expect((await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }))).filter((h) => h.name === '新客户广告有限公司')).toHaveLength(1);
   });
 
   it('adds a login to a hub, resets its password (old tokens stop) and disables it (no login, tokens refused)', async () => {
