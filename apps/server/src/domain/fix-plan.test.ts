@@ -27,6 +27,27 @@ describe('planFix', () => {
     expect(p.stillWarned).toBe(true);
   });
 
+  it('keeps the target dpi when the pixels give it once rounded to whole pixels, and never upscales for it', () => {
+    // 5寸 (127×89 mm) at 300 dpi is 1500×1051 px, though 1051 px over 89 mm are 299.95 dpi: a photo 8 mm too wide at
+    // 300 dpi fills to 1500×1051 at 300, not 1495×1048 at 299 (then warned below a 300 threshold).
+    const five = (w: number, h: number, o: { pass?: boolean } = {}): FileCheckRow => {
+      const r = row(w, h, { threshold: 300, ...o });
+      return { ...r, component: { ...r.component!, width: 127, height: 89 } };
+    };
+    const larger = planFix('fill', { widthPx: 1600, heightPx: 1051, dpi: 300, row: five(135.5, 89) });
+    expect(larger.after).toMatchObject({ widthPx: 1500, heightPx: 1051, dpi: 300 });
+    expect(larger.stillWarned).toBe(false);
+    // One pixel short of the 300 dpi frame: 299, and warned.
+    const short = planFix('fill', { widthPx: 1500, heightPx: 1050, dpi: 300, row: five(127, 88.9) });
+    expect(short.after).toMatchObject({ dpi: 299 });
+    expect(short.stillWarned).toBe(true);
+    const fit = planFix('fit', { widthPx: 1600, heightPx: 1051, dpi: 300, row: five(135.5, 89) });
+    expect(fit.after).toMatchObject({ widthPx: 1500, heightPx: 1051, dpi: 300 });
+    // A file that passes is left alone.
+    expect(planFix('fill', { widthPx: 1500, heightPx: 1051, dpi: 300, row: five(127, 89, { pass: true }) }).reason).toBe(FIX_REASONS.alreadyFits);
+    expect(planFix('fit', { widthPx: 1500, heightPx: 1051, dpi: 300, row: five(127, 89, { pass: true }) }).reason).toBe(FIX_REASONS.alreadyFits);
+  });
+
   it('留白适配 fits inside and says how much is padded', () => {
     const p = planFix('fit', { widthPx: 3000, heightPx: 3000, dpi: 300, row: row(254, 254) });
     expect(p.after).toMatchObject({ widthPx: 1795, heightPx: 1205, dpi: 300 });

@@ -29,6 +29,7 @@ export const FIX_REASONS = {
   notOrientationOnly: '不是仅方向不符，旋转不能修复',
   noWarning: '该文件没有分辨率警告，无需确认',
   stillFailing: '该文件尺寸或方向不符，确认使用不能解决，请先裁切填充或留白适配',
+  alreadyFits: '该文件尺寸已符合，无需调整',
 } as const;
 
 /**
@@ -50,6 +51,8 @@ export function planFix(kind: FixKind, s: FixSubject): FixPlan {
   }
   const c = row.component;
   if (!c) return refused(FIX_REASONS.noComponent, before);
+  // A file that passes needs neither: resampling it would only lose detail (and could lose a dpi).
+  if ((kind === 'fill' || kind === 'fit') && row.pass) return refused(FIX_REASONS.alreadyFits, before);
   if (kind === 'rotate') {
     if (c.autoOrientationDetection) return refused(FIX_REASONS.autoOrientation, before);
     const actual = { width: row.width, height: row.height };
@@ -64,9 +67,17 @@ export function planFix(kind: FixKind, s: FixSubject): FixPlan {
   const ry = s.heightPx / fhIn;
   // Covering, the shorter side (in pixels per inch of the frame) fits exactly; fitting inside, the longer does.
   const available = kind === 'fill' ? Math.min(rx, ry) : Math.max(rx, ry);
-  const dpi = Math.max(1, Math.floor(Math.min(fixTargetDpi({ resolutionThreshold: row.resolutionThreshold, resolutionLimit: row.resolutionLimit }), available)));
-  const w = Math.max(1, Math.round(fwIn * dpi));
-  const h = Math.max(1, Math.round(fhIn * dpi));
+  // The highest whole dpi up to the target whose frame, in whole pixels, needs no upscaling: 1051 px over 89 mm
+  // are 299.95 dpi, yet the 300 dpi frame is 1051 px high, so 300 it is (a floor made it 299, below the threshold).
+  const target = fixTargetDpi({ resolutionThreshold: row.resolutionThreshold, resolutionLimit: row.resolutionLimit });
+  const frame = (d: number) => ({ w: Math.max(1, Math.round(fwIn * d)), h: Math.max(1, Math.round(fhIn * d)) });
+  const upscales = (d: number) => {
+    const f = frame(d);
+    return (kind === 'fill' ? Math.max(f.w / s.widthPx, f.h / s.heightPx) : Math.min(f.w / s.widthPx, f.h / s.heightPx)) > 1;
+  };
+  let dpi = Math.max(1, Math.min(Math.floor(target), Math.ceil(available)));
+  while (dpi > 1 && upscales(dpi)) dpi--;
+  const { w, h } = frame(dpi);
   const kept = (fwIn * available * fhIn * available) / (s.widthPx * s.heightPx);
   const placed = (s.widthPx * s.heightPx * (dpi / available) ** 2) / (w * h);
   return {

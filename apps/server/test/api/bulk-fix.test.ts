@@ -124,7 +124,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const png = await sharp({ create: { width: 1800, height: 1205, channels: 3, background: '#2255aa' } }).png().withMetadata({ density: 300 }).toBuffer();
     // Stored 1205×1800 and turned by EXIF orientation 6: shown 1800×1205.
     const turned = await sharp({ create: { width: 1205, height: 1800, channels: 3, background: '#33aa55' } }).jpeg({ quality: 90 }).withMetadata({ density: 300, orientation: 6 }).toBuffer();
-    const files: Array<[string, Buffer]> = [['一批/a.jpg', await photo(1800, 1205)], ['一批/b.png', png], ['一批/c.jpg', turned], ['一批/d.jpg', await photo(1000, 700, 200)]];
+    const files: Array<[string, Buffer]> = [['一批/a.jpg', await photo(1800, 1205)], ['一批/b.png', png], ['一批/c.jpg', turned], ['一批/d.jpg', await photo(1100, 700, 200)]];
     for (let i = 0; i < 4; i++) files.push([`一批/e${i}.jpg`, await photo(2400, 1700, 300, '#aa8833')]);
     const w = await work(files);
     expect((await check(w, photo5)).state).toBe(400);
@@ -155,7 +155,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     }
     const byName = (n: string) => done.result.items.find((i) => i.fileName === n)!;
     for (const n of ['a.jpg', 'b.png', 'c.jpg', 'e0.jpg']) expect(byName(n)).toMatchObject({ stillWarned: false, after: { widthPx: 1500, heightPx: 1051, dpi: 300 } });
-    // 1000×700 px at 200 dpi covers 127×89 mm at 199 dpi at most.
+    // 1100×700 px at 200 dpi (too wide) covers 127×89 mm at 199 dpi at most: the 200 dpi frame is 701 px high.
     expect(byName('d.jpg')).toMatchObject({ stillWarned: true, after: { widthPx: 995, heightPx: 697, dpi: 199 } });
     // Undo of the whole task points the work back to every original.
     const u = (await (await undo({ taskId: done.taskId })).json()) as BulkFixUndoAnswer;
@@ -166,7 +166,8 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
   });
 
   it('a low-resolution file stays warned after 裁切填充: its pixels are never scaled up', async () => {
-    // 600×420 px: 50.8×35.6 mm at 300 dpi, far below 5寸; filled to 127×89 mm it gives 119 dpi.
+    // 600×420 px: 50.8×35.6 mm at 300 dpi, far below 5寸; filled to 127×89 mm it gives 120 dpi (the 120 dpi frame is
+    // 600×420 px, 88.9 mm high: no pixel is scaled up or cut).
     const w = await work([['小图.jpg', await photo(600, 420)]]);
     // Without a SKU there is no size to fix to.
     const none = await apply([{ workUuid: w.uuid, filePath: w.files[0]!.filePath, kind: 'fill' }]);
@@ -175,10 +176,10 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const w2 = await work([['小图2.jpg', await photo(600, 420)]]);
     expect((await check(w2, photo5)).state).toBe(400);
     const again = await apply([{ workUuid: w2.uuid, filePath: w2.files[0]!.filePath, kind: 'fill' }], 'attention');
-    expect(again.result.items[0]).toMatchObject({ ok: true, stillWarned: true, after: { dpi: 119, widthPx: 595, heightPx: 417 } });
+    expect(again.result.items[0]).toMatchObject({ ok: true, stillWarned: true, after: { dpi: 120, widthPx: 600, heightPx: 420 } });
     // Checked again by the server: the right size now, and still 分辨率异常.
     expect(again.result.works[0]!.state).toBe('dpiAbnormal');
-    expect(await pixels(again.result.items[0]!.newPath!)).toMatchObject({ width: 595, height: 417, density: 119 });
+    expect(await pixels(again.result.items[0]!.newPath!)).toMatchObject({ width: 600, height: 420, density: 120 });
     const c = await check(w2, photo5);
     expect(c).toMatchObject({ state: 200, message: { resolutionWarning: true } });
   });
