@@ -28,6 +28,7 @@ export const MSG = {
   quantityTooLarge: '文件的订购数量不能超过10000000',
   amountTooLarge: (name: string) => `${name}：订单金额超出上限，请减少订购数量`,
   totalTooLarge: '本批订单的总金额超出上限，请分批下单',
+  batchKeyReused: '这次提交的编号已用于另一批订单，未重复下单：请刷新页面查看已提交的订单',
   confirmedTotalNotFen: '确认的合计金额最多两位小数',
   priceChanged: (confirmed: string, now: string) => `价格已变动：确认时合计¥${confirmed}，现在合计¥${now}，请核对新的金额后再提交`,
   locationQuantities: (name: string, sum: number, quantity: number) => `${name}：各收货地址的数量之和（${sum}）与订购数量（${quantity}）不一致`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { LIMITS, MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
@@ -127,9 +128,16 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     },
 
     async placeBatch(caller: Caller, body: BatchOrderBody) {
-      const previous = await db.select({ answer: orderBatches.answer }).from(orderBatches)
+      // A key placed before answers what it placed, for the same batch only: another batch under it is refused,
+      // never answered with the first one's orders as if it had been placed.
+      const requestHash = createHash('sha256').update(JSON.stringify({ ...body, idempotencyKey: undefined, expectedTotalAmount: undefined })).digest('hex');
+      const placedBefore = (row: { answer: unknown; requestHash: string | null }) => {
+        if (row.requestHash !== null && row.requestHash !== requestHash) throw new AppError(409, 'idempotency-conflict', MSG.batchKeyReused);
+        return row.answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number; basisText?: string | null }>; totalAmount: number } };
+      };
+      const previous = await db.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
         .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
-      if (previous[0]) return previous[0].answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number; basisText?: string | null }>; totalAmount: number } };
+      if (previous[0]) return placedBefore(previous[0]);
 
       const hub = await deps.accounts.hubLite(caller.hubId);
       const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
@@ -184,15 +192,15 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const totalAmount = Number(fenText(totalFen));
       return db.transaction(async (tx) => {
         const inserted = await tx.insert(orderBatches).values({
-          hubId: caller.hubId, idempotencyKey: body.idempotencyKey, deliveryMethod: body.deliveryMethod, location: unified ?? null,
+          hubId: caller.hubId, idempotencyKey: body.idempotencyKey, requestHash, deliveryMethod: body.deliveryMethod, location: unified ?? null,
           totalAmount: fenText(totalFen), answer: {},
         }).onConflictDoNothing().returning({ id: orderBatches.id, createdAt: orderBatches.createdAt });
         const batch = inserted[0];
         if (!batch) {
           // The same key won a race a moment ago: answer what it placed.
-          const [again] = await tx.select({ answer: orderBatches.answer }).from(orderBatches)
+          const [again] = await tx.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
             .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
-          return again!.answer as never;
+          return placedBefore(again!);
         }
         const rows = quoted.map((q, i) => {
           const w = body.works[i]!;

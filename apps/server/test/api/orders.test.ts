@@ -71,6 +71,18 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
 
     const again = await t.call('POST', '/api/sales_order/batch', { token: demo, body });
     expect(await again.json()).toEqual(answer);
+    // The same key with another batch (other copies, another work, a confirmed total beside it) places nothing and
+    // says so, rather than answering the first batch's orders as if the second had been placed.
+    for (const other of [
+      { ...body, works: [line(a, photo5, { quantity: 7 }), line(b, photo5, { quantity: 3 })] },
+      { ...body, works: [line(b, photo5, { quantity: 3 })] },
+    ]) {
+      const reused = await t.call('POST', '/api/sales_order/batch', { token: demo, body: other });
+      expect(reused.status).toBe(409);
+      expect(await reused.json()).toMatchObject({ code: 'idempotency-conflict', message: '这次提交的编号已用于另一批订单，未重复下单：请刷新页面查看已提交的订单' });
+    }
+    // The confirmed total is not part of the batch: the same batch confirmed at a total answers its orders.
+    expect(await (await t.call('POST', '/api/sales_order/batch', { token: demo, body: { ...body, expectedTotalAmount: answer.message.totalAmount } })).json()).toEqual(answer);
     const list = await t.call('GET', '/api/sales_order?page=0&size=10', { token: demo });
     expect(list.headers.get('x-total-count')).toBe('2');
     const orders = (await list.json()) as SalesOrder[];

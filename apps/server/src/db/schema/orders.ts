@@ -35,6 +35,8 @@ export const orderBatches = pgTable('order_batches', {
   id: serial('id').primaryKey(),
   hubId: integer('hub_id').notNull().references(() => customerHubs.id),
   idempotencyKey: text('idempotency_key').notNull(),
+  /** sha256 of the request without its key and confirmed total: the key again with another batch is refused (null: placed before 0011). */
+  requestHash: text('request_hash'),
   deliveryMethod: text('delivery_method', { enum: ['Unified', 'Partial'] }).notNull(),
   location: jsonb('location').$type<OrderLocation>(),
   totalAmount: numeric('total_amount', { precision: 14, scale: 2 }).notNull(),

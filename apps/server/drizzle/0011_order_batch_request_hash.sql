@@ -1,0 +1,1 @@
+ALTER TABLE "order_batches" ADD COLUMN "request_hash" text;
