@@ -14,6 +14,8 @@ import { chooseFivePrint, rowOf, upload } from '../support/ordering.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
+/** A 41-character work name: such names made the operator's order table wider than the page (LAN probe). */
+const LONG_NAME = '取消照片之春季家庭旅行纪念照片合集海边日落与山顶日出全景高清大图珍藏版本第一册上卷';
 const TRACKING = 'SF1234567890';
 
 describe('the operator console', () => {
@@ -28,7 +30,8 @@ describe('the operator console', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'portal-admin-'));
     await writeFile(join(dir, '发货照片.jpg'), await labelledJpeg('SHIP', 30, FIVE_INCH));
-    await writeFile(join(dir, '取消照片.jpg'), await labelledJpeg('CANCEL', 200, FIVE_INCH));
+    // A name as long as customers give them: the operator's table keeps its columns on screen.
+    await writeFile(join(dir, `${LONG_NAME}.jpg`), await labelledJpeg('CANCEL', 200, FIVE_INCH));
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     customer = await newPage(browser);
     operator = await newPage(browser);
@@ -53,8 +56,8 @@ describe('the operator console', () => {
     const { page } = customer;
     await login(page, server.url, 'demo', 'demo');
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-    await upload(page, [join(dir, '发货照片.jpg'), join(dir, '取消照片.jpg')], ['发货照片', '取消照片']);
-    await chooseFivePrint(page, [rowOf(page, '发货照片'), rowOf(page, '取消照片')]);
+    await upload(page, [join(dir, '发货照片.jpg'), join(dir, `${LONG_NAME}.jpg`)], ['发货照片', LONG_NAME]);
+    await chooseFivePrint(page, [rowOf(page, '发货照片'), rowOf(page, LONG_NAME)]);
     await page.getByRole('button', { name: '批量下单', exact: true }).click();
     await page.waitForURL('**/payment1');
     const button = page.getByRole('button', { name: '提交订单' });
@@ -63,7 +66,7 @@ describe('the operator console', () => {
     await page.getByText('下单成功').waitFor();
     const rows = page.locator('.ant-table-row');
     const byName = async (name: string) => (await rows.filter({ hasText: name }).locator('td:first-child').textContent())?.trim() ?? '';
-    numbers = [await byName('发货照片'), await byName('取消照片')];
+    numbers = [await byName('发货照片'), await byName(LONG_NAME)];
     for (const n of numbers) expect(n).toMatch(/^SO\d{18}$/);
 
     await page.goto(`${server.url}/admin`);
@@ -78,6 +81,10 @@ describe('the operator console', () => {
     await page.waitForURL('**/admin/orders');
     await page.getByRole('heading', { name: '订单' }).waitFor();
     await page.getByText('共2个订单').waitFor();
+    // The long name is cut with an ellipsis: every column fits the page, none is pushed off to the right.
+    const overflow = await page.locator('.ant-table-content').evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByRole('columnheader', { name: '快递' }).waitFor();
     await shot(page, 'admin-orders');
     await page.getByLabel('搜索订单号').fill(numbers[0]!.slice(-10));
     await page.getByLabel('搜索订单号').press('Enter');

@@ -9,7 +9,7 @@ import { useAdminOrders, useFilterOptions, type OrderFilters } from '../api/orde
 import { StatusTag, money } from './status.tsx';
 
 const columns: TableColumnsType<AdminOrderRow> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 200, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 190, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
   { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
   { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 80 },
   { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150 },
@@ -24,8 +24,13 @@ const columns: TableColumnsType<AdminOrderRow> = [
   { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 70, align: 'right' },
   { title: '金额', dataIndex: 'amount', key: 'amount', width: 110, align: 'right', render: (v: number) => money(v) },
   { title: '状态', dataIndex: 'status', key: 'status', width: 90, render: (v: OrderStatus) => <StatusTag status={v} /> },
-  { title: '快递', key: 'tracking', width: 180, render: (_: unknown, o) => (o.trackingNumber ? `${o.carrier ?? ''} ${o.trackingNumber}` : '—') },
+  { title: '快递', key: 'tracking', width: 170, ellipsis: { showTitle: true }, render: (_: unknown, o) => (o.trackingNumber ? `${o.carrier ?? ''} ${o.trackingNumber}` : '—') },
 ];
+/**
+ * The columns' widths as the table's: a fixed layout keeps 作品's ellipsis. With `max-content` the column
+ * grew to a 50-character name and pushed 数量, 金额, 状态 and 快递 off a 1366 px screen (LAN probe, 2026-11-30).
+ */
+const TABLE_WIDTH = columns.reduce((n, c) => n + Number(c.width ?? 0), 0);
 
 /** Every hub's orders, newest first, filtered and paged on the server (x-total-count). */
 export function AdminOrdersPage() {
@@ -69,7 +74,8 @@ export function AdminOrdersPage() {
           columns={columns}
           dataSource={orders.data?.items ?? []}
           loading={orders.isFetching}
-          scroll={{ x: 'max-content' }}
+          tableLayout="fixed"
+          scroll={{ x: TABLE_WIDTH }}
           locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
           pagination={{
             current: page + 1, pageSize: size, total: orders.data?.total ?? 0, showSizeChanger: true,

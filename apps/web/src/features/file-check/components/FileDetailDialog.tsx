@@ -75,7 +75,7 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
   const markChanged = (itemPath: string) => setChangedAt((m) => ({ ...m, [itemPath]: Date.now() }));
   const previewOf = (row: FileCheckRow) => {
     const at = changedAt[row.itemPath];
-    return at ? `${row.previewUrl}${row.previewUrl.includes('?') ? '&' : '?'}t=${at}` : row.previewUrl;
+    return at ? freshUrl(row.previewUrl, at) : row.previewUrl;
   };
 
   const setRowBusy = (key: string, on: boolean) =>

@@ -124,9 +124,14 @@ export function withNewFile(
   return { ...updated, pass: passOf(updated) };
 }
 
-/** A link that no cache has seen, for a file whose bytes just changed under the same path. */
-export function freshUrl(url: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}t=${Date.now()}`;
+/**
+ * A link that no cache has seen, for a file whose bytes just changed under the same path: its mark `t`
+ * replaced, never repeated (the server refuses a `t` given twice).
+ */
+export function freshUrl(url: string, at: number = Date.now()): string {
+  const q = url.indexOf('?');
+  const kept = q < 0 ? [] : url.slice(q + 1).split('&').filter((p) => p && !p.startsWith('t='));
+  return `${q < 0 ? url : url.slice(0, q)}?${[...kept, `t=${at}`].join('&')}`;
 }
 
 export const standardSizeText = (row: FileCheckRow): string =>
