@@ -70,7 +70,7 @@ describe('文件问题汇总, drawings and the batch check', () => {
     await chooseForChecked(page, { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] });
 
     const progress = page.getByTestId('check-progress');
-    await progress.getByText(`校验完成：共${BATCH.length}个作品，5个未通过`).waitFor();
+    await progress.getByText(`校验完成：共${BATCH.length}个作品，5个未通过，2个分辨率异常`).waitFor();
     expect(await page.getByTestId('check-progress').count()).toBe(1);
     expect(await page.getByRole('progressbar').count()).toBe(1);
     // One call for the batch, one summary toast.
@@ -108,8 +108,8 @@ describe('文件问题汇总, drawings and the batch check', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
     await groupOf(page, '尺寸偏小 2–5 mm · 共3个文件 · 3个作品').waitFor();
     await expect.poll(async () => (await shownWorks(page)).length).toBe(3);
-    // The check's bar counts its works as they stand now (it said 5个未通过 until the next check).
-    await page.getByTestId('check-progress').getByText(`校验完成：共${BATCH.length - 1}个作品，4个未通过`).waitFor();
+    // The check's bar counts its works as they stand now (it said 5个未通过 until the next check); 分辨率异常 is named beside them.
+    await page.getByTestId('check-progress').getByText(`校验完成：共${BATCH.length - 1}个作品，4个未通过，2个分辨率异常`).waitFor();
 
     await page.getByTestId('triage-filter').getByRole('button', { name: '显示全部作品' }).click();
     await page.getByTestId('triage-filter').waitFor({ state: 'detached' });

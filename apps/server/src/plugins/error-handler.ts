@@ -4,9 +4,10 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { z } from 'zod';
 import { SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
+import { plainIssueMessage } from './zod-messages.ts';
 
-// A refused field is explained in the customer's language: zod's own zh-CN messages (无效输入：…), not English.
-z.config(z.locales.zhCN());
+// A refused field is explained in the customer's language: plain words (zod-messages.ts), else zod's zh-CN locale.
+z.config({ ...z.locales.zhCN(), customError: plainIssueMessage });
 
 /** What Fastify's refusals of a body mean, in the customer's words. */
 const FRAMEWORK_REFUSALS: Record<string, string> = {

@@ -17,7 +17,7 @@ export function CheckProgressBar() {
   const { uuids } = progress;
   const select = useCallback((s: WorksState) => {
     const rows = uuids.map((u) => rowByUuid(s, u)).filter((r) => r !== undefined);
-    return { total: rows.length, failed: rows.filter((r) => r.state === 'abnormal').length };
+    return { total: rows.length, failed: rows.filter((r) => r.state === 'abnormal').length, warned: rows.filter((r) => r.state === 'dpiAbnormal').length };
   }, [uuids]);
   const now = useWorks(select, shallowEqual);
   useEffect(() => {
@@ -26,9 +26,11 @@ export function CheckProgressBar() {
   if (progress.total === 0 || (!progress.running && (closedAt !== null || now.total === 0))) return null;
   const percent = Math.floor((progress.done / progress.total) * 100);
   const failed = progress.running ? progress.failed : now.failed;
+  // 分辨率异常 is named beside 未通过: 全部通过 above a triage listing 分辨率不足 read as a contradiction (LAN probe).
+  const standing = [failed ? `${failed}个未通过` : '', now.warned ? `${now.warned}个分辨率异常` : ''].filter(Boolean).join('，');
   const text = progress.running
     ? `正在校验 ${progress.done}/${progress.total} 个作品`
-    : `校验完成：共${now.total}个作品，${failed ? `${failed}个未通过` : '全部通过'}`;
+    : `校验完成：共${now.total}个作品，${standing || '全部通过'}`;
   return (
     <Flex align="center" gap={12} data-testid="check-progress" role="status" aria-live="polite">
       <Typography.Text style={{ whiteSpace: 'nowrap' }}>{text}</Typography.Text>
