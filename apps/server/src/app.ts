@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
@@ -38,6 +39,22 @@ export type BuildOptions = {
   logger?: boolean;
 };
 
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (Content-Length: abc, headers over 16 KB, a
+ * timeout) answered in the customer's words; Fastify's own reads "Client Error" (API probe, 2026-11-30).
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', SERVER_MSG.clientTimeout]
+    : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', SERVER_MSG.headersTooLarge]
+    : [400, 'Bad Request', SERVER_MSG.malformedRequest];
+  const body = JSON.stringify({ message, code: 'bad-request' });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 /** Builds the whole server: plugins → routes → one error handler. Used by server.ts and by the tests. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -51,6 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Large batches keep connections busy; let slow clients finish a chunk before timing out.
     requestTimeout: 120_000,
     routerOptions: { maxParamLength: 1000 },
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

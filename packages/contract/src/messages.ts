@@ -97,6 +97,10 @@ export const SERVER_MSG = {
   internal: '服务器内部错误，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
   bodyTooLarge: '请求内容过大',
+  /** A request Node's HTTP parser could not read (a broken header), or whose headers are too large. */
+  malformedRequest: '请求格式不正确',
+  headersTooLarge: '请求头过大',
+  clientTimeout: '请求超时，请重试',
   previewCancelled: '预览请求已取消',
   /** A client address over its bound of open connections (MAX_CONNECTIONS_PER_ADDRESS). */
   tooManyConnections: '来自同一地址的连接过多，请稍后再试',

@@ -57,11 +57,14 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       const turned = req.rotation === 90 || req.rotation === 270;
       const w = turned ? Number(meta.height) : Number(meta.width);
       const h = turned ? Number(meta.width) : Number(meta.height);
-      // A rectangle reaching a little past the edge (rounding in the browser) is clipped, not refused.
+      // A rectangle reaching a little past the edge (rounding in the browser) is clipped to the picture, not
+      // refused; one wholly outside it is (it was moved inside and cut from elsewhere: API probe, 2026-11-30).
+      const right = Math.min(w, rect.left + rect.width);
+      const bottom = Math.min(h, rect.top + rect.height);
       rect.left = Math.max(0, rect.left);
       rect.top = Math.max(0, rect.top);
-      rect.width = Math.min(rect.width, w - rect.left);
-      rect.height = Math.min(rect.height, h - rect.top);
+      rect.width = right - rect.left;
+      rect.height = bottom - rect.top;
       if (rect.width < 1 || rect.height < 1) throw refuse('裁切区域不正确，请重新选择');
 
       const src = store.localPath(hubId, rel);

@@ -298,6 +298,12 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     const outside = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 5000, y: 5000, width: 10, height: 10, scale: 100, rotation: 0 } });
     expect(outside.status).toBe(400);
     expect(await outside.json()).toEqual({ success: false, message: '裁切区域不正确，请重新选择' });
+    // Wholly above and left of the picture: refused too, not moved inside and cut from its corner.
+    const before = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: -5000, y: -5000, width: 100, height: 100, scale: 100, rotation: 0 } });
+    expect([before.status, await before.json()]).toEqual([400, { success: false, message: '裁切区域不正确，请重新选择' }]);
+    // Reaching a little past the edge (the browser's rounding): clipped to the picture.
+    const edge = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: -2, y: -2, width: 602, height: 402, scale: 100, rotation: 0 } });
+    expect(((await edge.json()) as { data: { widthPx: number; heightPx: number } }).data).toMatchObject({ widthPx: 600, heightPx: 400 });
     expect((await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: -1, height: 10 } })).status).toBe(400);
     expect((await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 10, height: 10, rotation: 45 } })).status).toBe(400);
     const broken = await work([['b.jpg', corpusFile('damaged/pillow_truncated_jpeg.jpg')]]);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, CustomerLocation, ProductDetails, ProductSummary, Region, SkuRow } from '@portal/contract';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
@@ -52,6 +53,23 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
       const empty = await t.call('POST', '/api/authenticate', { body: '', headers: { 'content-type': 'application/json' } });
       expect(empty.status).toBe(400);
       expect((await json<{ message: string }>(empty)).message).toBe('请求参数不正确：请求内容不是有效的JSON');
+    });
+
+    it('answers a request the HTTP parser refuses in Chinese (a broken Content-Length, headers over 16 KB)', async () => {
+      const { port, hostname } = new URL(t.url);
+      const raw = (request: string) => new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(request));
+        let got = '';
+        socket.on('data', (d) => { got += d.toString('utf8'); });
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+      const broken = await raw('POST /api/sales_order/quote HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}');
+      expect(broken).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(broken.slice(broken.indexOf('\r\n\r\n') + 4))).toEqual({ message: '请求格式不正确', code: 'bad-request' });
+      const huge = await raw(`GET /api/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({ message: '请求头过大', code: 'bad-request' });
     });
 
     it('answers 401 without a token, with a bad token and with an expired token', async () => {

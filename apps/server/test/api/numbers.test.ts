@@ -83,6 +83,12 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
       const res = await batch(`{"idempotencyKey":"${randomUUID()}","deliveryMethod":"Unified","works":${works},"expectedTotalAmount":${total}}`);
       expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, `请求参数不正确：${words}`]);
     }
+    // The contract's 5,000 works fit the body a batch may send (about 1.1 MB; 413 请求内容过大 before).
+    const many = Array.from({ length: 5000 }, (_, i) => ({ uuid: randomUUID(), articleName: `春季家庭旅行纪念照片第${i + 1}张`, quantity: 1, productId: 1, propertyConfigId: 1, fileName: 'a.jpg', filePath: `upload/${randomUUID()}/a.jpg` }));
+    const big = await t.call('POST', '/api/sales_order/quote', { token: customer, body: { works: many } });
+    expect(JSON.stringify({ works: many }).length).toBeGreaterThan(1024 * 1024);
+    expect(big.status).not.toBe(413);
+    expect(big.status).toBeLessThan(500);
     const folder = await t.call('POST', '/api/files/storedChunks', { token: customer, body: { uploads: [{ folderId: '..', filePath: 'a.jpg', size: 1, chunkTotal: 1 }] } });
     expect(((await folder.json()) as { message: string }).message).toBe('请求参数不正确：uploads.0.folderId: 格式不正确');
   });

@@ -69,17 +69,19 @@ export function validateCatalogue(data: unknown): ParseCatalogueResult {
 }
 
 /**
- * Where JSON.parse stopped, as an editor shows it (line and column), with V8's own words after it: it
- * says only "at position 33".
+ * Where JSON.parse stopped, as an editor shows it (line and column), and the character found there, in
+ * Chinese: V8's own words ("Expected property name or '}' in JSON at position 1") are English.
  */
 function jsonProblem(text: string, e: unknown): string {
   const detail = e instanceof Error ? e.message : String(e);
   const at = /at position (\d+)/.exec(detail);
-  if (!at) return `不是有效的 JSON：${detail}`;
-  const before = text.replace(/^\uFEFF/, '').slice(0, Number(at[1]));
+  if (!at) return /end of JSON/i.test(detail) ? '不是有效的 JSON：内容不完整，文件在结尾前中断' : '不是有效的 JSON';
+  const body = text.replace(/^\uFEFF/, '');
+  const before = body.slice(0, Number(at[1]));
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `不是有效的 JSON：第${line}行第${column}列附近有错误（${detail}）`;
+  const found = body.charAt(Number(at[1]));
+  return `不是有效的 JSON：第${line}行第${column}列附近有错误${found.trim() ? `（此处是“${found}”）` : ''}`;
 }
 
 /** Reads the text of a catalogue file: the catalogue, or every problem found (not only the first). */
