@@ -394,6 +394,8 @@ describe('the batch order', () => {
       await line.getByLabel('收件人').fill('王五');
       await line.getByLabel('联系电话').fill('');
       await line.getByRole('button', { name: '保存' }).click();
+      // The saved line says what it lacks at once, before 批量下单 names the work.
+      await line.getByTestId('address-gap').getByText('缺少联系电话', { exact: true }).waitFor();
       await submitExpecting(page, '收件乙的联系电话不能为空');
 
       // A phone that is neither a mobile number nor a landline with its area code (issue #17 item 5).
@@ -402,6 +404,7 @@ describe('the batch order', () => {
       await line.getByText('联系电话格式不正确', { exact: true }).waitFor();
       await shot(page, 'order-address-bad-phone');
       await line.getByRole('button', { name: '保存' }).click();
+      await line.getByTestId('address-gap').getByText('联系电话格式不正确', { exact: true }).waitFor();
       await submitExpecting(page, '收件乙的联系电话格式不正确');
 
       await line.getByRole('button', { name: '编辑' }).click();
@@ -425,6 +428,7 @@ describe('the batch order', () => {
       await shot(page, 'order-address-editor');
       await line.getByRole('button', { name: '保存' }).click();
       await line.getByText('王五，13700137000，北京市东城区 东长安街 1 号').waitFor();
+      expect(await line.getByTestId('address-gap').count()).toBe(0);
       await shot(page, 'order-addresses');
     });
 

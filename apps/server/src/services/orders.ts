@@ -68,8 +68,27 @@ function locationsOf(w: BatchOrderBody['works'][number], unified: OrderLocation 
 export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService }) {
   const { db } = deps;
 
+  /**
+   * The catalogue a batch's works are priced from, read once per product and SKU of the batch: 300 works of
+   * one SKU read its details (seven statements) and price table 300 times before.
+   */
+  function catalogueOf(caller: Caller) {
+    const details = new Map<number, ReturnType<CatalogueService['productDetails']>>();
+    const tables = new Map<string, ReturnType<CatalogueService['priceTable']>>();
+    const once = <K, V>(m: Map<K, Promise<V>>, k: K, read: () => Promise<V>) => {
+      let p = m.get(k);
+      if (!p) m.set(k, (p = read()));
+      return p;
+    };
+    return {
+      details: (productId: number) => once(details, productId, () => deps.catalogue.productDetails(caller.hubId, productId)),
+      table: (productId: number, propertyConfigId: number) => once(tables, `${productId}:${propertyConfigId}`,
+        () => deps.catalogue.priceTable(caller.hubId, caller.customerId, { productId, propertyConfigId })),
+    };
+  }
+
   /** Prices and verifies one work; `problem` names why it cannot be ordered (null when it can). */
-  async function quoteOne(caller: Caller, w: QuoteWork) {
+  async function quoteOne(caller: Caller, w: QuoteWork, catalogue: ReturnType<typeof catalogueOf>) {
     const name = w.articleName.trim();
     const checked = await deps.check.check(caller.hubId, { workUuid: w.uuid, filePath: '', productId: w.productId, propertyConfigId: w.propertyConfigId }, { dryRun: true })
       .catch((err: unknown) => {
@@ -78,9 +97,9 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         throw err;
       });
     const { outcome, work } = checked;
-    const details = await deps.catalogue.productDetails(caller.hubId, w.productId);
+    const details = await catalogue.details(w.productId);
     const config = details.propertyConfigs.find((c) => c.id === w.propertyConfigId)!;
-    const table = await deps.catalogue.priceTable(caller.hubId, caller.customerId, { productId: w.productId, propertyConfigId: w.propertyConfigId });
+    const table = await catalogue.table(w.productId, w.propertyConfigId);
     // Priced on what the check counted: the pages, the pages above the base, the files' area.
     const countable = w.quantity >= 1 && w.quantity <= LIMITS.maxOrderQuantity;
     const pricing = countable
@@ -113,10 +132,11 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
   async function quoteAll(caller: Caller, list: QuoteWork[]) {
     const seen = new Set<string>();
     const out = [];
+    const catalogue = catalogueOf(caller);
     for (const w of list) {
       if (seen.has(w.uuid)) throw refuse(`${w.articleName}：作品重复提交`);
       seen.add(w.uuid);
-      out.push(await quoteOne(caller, w));
+      out.push(await quoteOne(caller, w, catalogue));
     }
     return out;
   }

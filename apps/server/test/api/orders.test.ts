@@ -133,7 +133,7 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect(r.body.message).toMatch(/^我的：/);
     expect((await order(demo, { deliveryMethod: 'Unified', works: [] })).status).toBe(400);
     expect((await t.call('POST', '/api/sales_order/batch', { token: demo, body: { deliveryMethod: 'Unified' } })).status).toBe(400);
-    expect((await t.call('POST', '/api/sales_order/batch', { token: demo, body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } })).status).toBe(413);
+    expect((await t.call('POST', '/api/sales_order/batch', { token: demo, body: 'x'.repeat(9 * 1024 * 1024), headers: { 'content-type': 'application/json' } })).status).toBe(413);
   });
 
   it('asks each work of a Partial hub for its address, with the spec\'s messages', async () => {

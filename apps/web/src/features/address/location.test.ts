@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyLocation, planUnifiedAddress } from './location.ts';
+import { emptyLocation, GAP_TEXT, locationGap, locationProblem, planUnifiedAddress } from './location.ts';
 
 const home = { contact: '李娜', phone: '13900139000', province: '浙江省', city: '杭州市', district: '西湖区', address: '文三路 90 号', addressId: 2 };
 
@@ -17,5 +17,20 @@ describe('统一设置地址 over the rows', () => {
     );
     expect(plan.free.map((r) => r.uuid)).toEqual(['a', 'b', 'c']);
     expect(plan.typed.map((r) => r.uuid)).toEqual(['d', 'e']);
+  });
+});
+
+describe('an address that is not complete', () => {
+  it.each([
+    [{ ...home, contact: ' ' }, 'recipient', '竖版六寸的收件人不能为空'],
+    [{ ...home, phone: '' }, 'phone', '竖版六寸的联系电话不能为空'],
+    [{ ...home, phone: '1370013' }, 'phoneFormat', null],
+    [{ ...home, district: '' }, 'address', null],
+    [home, null, null],
+  ] as const)('%o → %s', (location, gap, problem) => {
+    expect(locationGap(location)).toBe(gap);
+    if (gap) expect(GAP_TEXT[gap]).toMatch(/\p{Script=Han}/u);
+    if (problem) expect(locationProblem(location, '竖版六寸')).toBe(problem);
+    if (!gap) expect(locationProblem(location, '竖版六寸')).toBeNull();
   });
 });

@@ -18,18 +18,28 @@ const blank = (s: string | undefined | null) => !s || !s.trim();
 /** A phone that is filled in but is neither a mainland mobile nor a landline with its area code. */
 export const isBadPhone = (phone: string | undefined | null) => !blank(phone) && !isPhoneNumber(phone ?? '');
 
-/**
- * The address problem of ../shared/spec/product-spec.md §5 rule 7 for a work named `name`, in its order (recipient,
- * phone, the phone's format, then province/city/district/address), or null when the location is complete.
- */
-export function locationProblem(location: OrderLocation | undefined, name: string): string | null {
-  if (blank(location?.contact)) return MSG.emptyRecipient(name);
-  if (blank(location?.phone)) return MSG.emptyPhone(name);
-  if (isBadPhone(location?.phone)) return MSG.badPhone(name);
-  if (!location || blank(location.province) || blank(location.city) || blank(location.district) || blank(location.address)) {
-    return MSG.badAddress(name);
-  }
+export type LocationGap = 'recipient' | 'phone' | 'phoneFormat' | 'address';
+
+/** The first gap of a location in the order of ../shared/spec/product-spec.md §5 rule 7, or null when it is complete. */
+export function locationGap(location: OrderLocation | undefined): LocationGap | null {
+  if (blank(location?.contact)) return 'recipient';
+  if (blank(location?.phone)) return 'phone';
+  if (isBadPhone(location?.phone)) return 'phoneFormat';
+  if (!location || blank(location.province) || blank(location.city) || blank(location.district) || blank(location.address)) return 'address';
   return null;
+}
+
+/** What a saved address line shows beside an incomplete address, before 批量下单 names the work. */
+export const GAP_TEXT: Record<LocationGap, string> = { recipient: '缺少收件人', phone: '缺少联系电话', phoneFormat: '联系电话格式不正确', address: '地址不完整' };
+
+const GAP_PROBLEM: Record<LocationGap, (name: string) => string> = {
+  recipient: MSG.emptyRecipient, phone: MSG.emptyPhone, phoneFormat: MSG.badPhone, address: MSG.badAddress,
+};
+
+/** The address problem of ../shared/spec/product-spec.md §5 rule 7 for a work named `name`, or null when the location is complete. */
+export function locationProblem(location: OrderLocation | undefined, name: string): string | null {
+  const gap = locationGap(location);
+  return gap ? GAP_PROBLEM[gap](name) : null;
 }
 
 /** 浙江省杭州市西湖区 文三路 90 号 (a municipality's 市辖区 is left out). */

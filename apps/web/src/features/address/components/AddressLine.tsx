@@ -2,7 +2,7 @@ import type { OrderLocation } from '@portal/contract/api';
 import { Button, Flex, Input, Typography } from 'antd';
 import { ELLIPSIS } from '../../../lib/styles.ts';
 import { endAddressEdits, patchAddressEdit, startAddressEdit, useAddressEdit } from '../edits.ts';
-import { addressText, emptyLocation, isBadPhone, trimLocation } from '../location.ts';
+import { addressText, emptyLocation, GAP_TEXT, isBadPhone, locationGap, trimLocation } from '../location.ts';
 import { RegionSelects } from './RegionSelects.tsx';
 
 export interface AddressLineProps {
@@ -29,13 +29,18 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
 
   if (!edit) {
     const filled = value && (value.contact || value.phone || value.province || value.address);
+    // A saved address that is not complete says what it lacks at once (a phone left empty was only found at 批量下单).
+    const gap = filled ? locationGap(value) : null;
     return (
       <Flex align="center" gap={12} wrap={false} style={{ minHeight: 32, minWidth: 0 }} data-testid="address-line">
         {label('收货信息')}
         {filled ? (
-          <Typography.Text style={ELLIPSIS}>
-            {[value.contact, value.phone, addressText(value)].filter(Boolean).join('，')}
-          </Typography.Text>
+          <>
+            <Typography.Text style={ELLIPSIS}>
+              {[value.contact, value.phone, addressText(value)].filter(Boolean).join('，')}
+            </Typography.Text>
+            {gap && <Typography.Text type="danger" style={{ whiteSpace: 'nowrap' }} data-testid="address-gap">{GAP_TEXT[gap]}</Typography.Text>}
+          </>
         ) : (
           <Typography.Text type="danger">未填写收货地址</Typography.Text>
         )}
@@ -47,7 +52,7 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
   }
 
   const patch = (p: Partial<OrderLocation>) => patchAddressEdit(uuid, p);
-  // Flagged as it is typed; 保存 keeps it as any incomplete address, and 批量下单 names the work.
+  // Flagged as it is typed; 保存 keeps it as any incomplete address, its line says what it lacks, and 批量下单 names the work.
   const badPhone = isBadPhone(edit.phone);
   return (
     <Flex align="center" gap={8} wrap={false} style={{ minHeight: 32 }} data-testid="address-editor">

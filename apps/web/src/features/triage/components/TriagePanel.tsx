@@ -40,6 +40,8 @@ const Sample = memo(function Sample({ file, drawn }: { file: TriageFile; drawn: 
   const { token } = theme.useToken();
   const { row } = file;
   const name = `${file.label}${row.page ? ` 第${row.page}页` : ''}`;
+  // The page first under the thumbnail: cut to its width, a PDF's pages all read 宣传单… (LAN probe).
+  const caption = row.page ? `第${row.page}页 ${file.label}` : name;
   const detail = row.component
     ? `${name}：${row.width}×${row.height}mm，标准${row.component.width}×${row.component.height}mm${row.resolutionDetect !== null ? `，${row.resolutionDetect}dpi` : ''}`
     : `${name}：${row.reason ?? ''}`;
@@ -62,7 +64,7 @@ const Sample = memo(function Sample({ file, drawn }: { file: TriageFile; drawn: 
         </Flex>
         {drawn && <FitDrawing file={row} standard={row.component} width={72} caption={false} />}
         <Typography.Text ellipsis style={{ fontSize: 12, maxWidth: drawn ? 76 : 56 }}>
-          {name}
+          {caption}
         </Typography.Text>
       </Flex>
     </Tooltip>

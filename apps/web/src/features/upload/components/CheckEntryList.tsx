@@ -13,7 +13,7 @@ import { memo, use, useDeferredValue, useRef, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
 import { formatBytes, percentOf } from '../../../lib/format.ts';
 import { ELLIPSIS } from '../../../lib/styles.ts';
-import { removableIds, selectHasProblems, selectItem, useBatch, useCheckEntries, useUploadState, type CheckEntry } from '../../batch/index.ts';
+import { removableIds, selectHasProblems, selectItem, useBatch, useCheckEntries, useUploadState, useWorks, type CheckEntry } from '../../batch/index.ts';
 import { uploadFlowOf } from '../upload-batch.ts';
 import { RepickContext } from './repick.ts';
 
@@ -226,6 +226,9 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
   const { checkEntriesStore, removeCheckEntries } = useBatch();
   const ids = useDeferredValue(useCheckEntries((s) => s.ids));
   const hasProblems = useCheckEntries(selectHasProblems);
+  // Rows that failed or were warned while no entry speaks for them: a restored draft's, checked again
+  // (entries are not kept in the draft). Said so, rather than the empty list's words for 2-3 s (LAN probe).
+  const restoring = useWorks((s) => s.rows.some((r) => r.state === 'abnormal' || r.state === 'dpiAbnormal'));
   const { token } = theme.useToken();
 
   return (
@@ -258,7 +261,7 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
           justify="center"
           style={{ flex: 1, minHeight: 120, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG }}
         >
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="上传的文件会在这里显示上传和解析进度" />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={restoring ? '正在恢复校验结果…' : '上传的文件会在这里显示上传和解析进度'} />
         </Flex>
       ) : (
         <EntryRows ids={ids} renderActions={renderActions} />
