@@ -12,7 +12,7 @@ import { initialRect, initialZoom, requestRect, resizeRect, rotateLeft, degreesO
 import { passOf, quantitySummary, withNewFile } from '../../apps/web/src/features/file-check/lib/detail.ts';
 import { configOf, isValueAvailable, pageCountLines, toggleOption } from '../../apps/web/src/features/product-picker/lib/options.ts';
 import { closeDialogWith, openedDialog, shot, watchMotion } from '../support/browser.ts';
-import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast, upload } from '../support/ordering.ts';
 import { chooseForRow, chooseOption as choose } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
 import { labelledJpeg } from '../support/upload-fixtures.ts';
@@ -349,9 +349,11 @@ describe('choosing products and checking files', () => {
   });
 
   it('a photo below the resolution is 分辨率异常 until 确认使用', async () => {
-    await page.getByTestId('upload-files-input').setInputFiles(join(dir, '低分辨率.jpg'));
+    // Settled before 重选产品 (its parse ended, nothing uploading): under a full parallel run the click on a row
+    // still being replaced opened nothing once (CI-like run, 2026-11-30).
+    await upload(page, [join(dir, '低分辨率.jpg')], ['低分辨率']);
+    await page.getByTestId('upload-overall').waitFor({ state: 'hidden' });
     const row = rowOf(page, '低分辨率');
-    await row.waitFor();
     await chooseForRow(page, row, { keyword: '5寸', product: '5寸照片冲印', options: ['光面', '无边框'] });
     await toast(page, '文件校验成功');
     await row.getByText('分辨率异常').waitFor();

@@ -1,4 +1,4 @@
-import { ExclamationCircleFilled } from '@ant-design/icons';
+import { ExclamationCircleFilled, FileImageOutlined, FilePdfOutlined } from '@ant-design/icons';
 import type { TriageCause, TriageFile, TriageGroup } from '@portal/contract/triage';
 import { MSG } from '@portal/contract/messages';
 import { App, Button, Card, Flex, Popconfirm, Tag, Tooltip, Typography, theme } from 'antd';
@@ -59,7 +59,11 @@ const Sample = memo(function Sample({ file, drawn }: { file: TriageFile; drawn: 
               style={{ objectFit: 'cover', borderRadius: token.borderRadiusSM, background: token.colorFillQuaternary }}
             />
           ) : (
-            <span style={{ width: 48, height: 48, background: token.colorFillQuaternary, borderRadius: token.borderRadiusSM }} />
+            // A file without a preview (a PDF's page): a 48 px tile with its kind, not an inline span that
+            // collapsed to a sliver (LAN probe screenshot).
+            <Flex align="center" justify="center" style={{ width: 48, height: 48, background: token.colorFillQuaternary, borderRadius: token.borderRadiusSM, color: token.colorTextTertiary, fontSize: 20 }}>
+              {row.type === 'pdf' ? <FilePdfOutlined aria-label="PDF" /> : <FileImageOutlined aria-label="图片" />}
+            </Flex>
           )}
         </Flex>
         {drawn && <FitDrawing file={row} standard={row.component} width={72} caption={false} />}
