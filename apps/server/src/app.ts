@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
@@ -16,7 +15,7 @@ import { catalogueStoreDirs } from './db/seed/import.ts';
 import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { clientErrorHandler, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { productionDownloadRoutes } from './routes/admin/production.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -38,22 +37,6 @@ export type BuildOptions = {
   db?: DbHandle;
   logger?: boolean;
 };
-
-/**
- * A request Node's HTTP parser refused before Fastify saw it (Content-Length: abc, headers over 16 KB, a
- * timeout) answered in the customer's words; Fastify's own reads "Client Error" (API probe, 2026-11-30).
- */
-function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, label, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', SERVER_MSG.clientTimeout]
-    : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', SERVER_MSG.headersTooLarge]
-    : [400, 'Bad Request', SERVER_MSG.malformedRequest];
-  const body = JSON.stringify({ message, code: 'bad-request' });
-  if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
-  }
-  socket.destroy(err);
-}
 
 /** Builds the whole server: plugins → routes → one error handler. Used by server.ts and by the tests. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {

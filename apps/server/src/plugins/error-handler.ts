@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -53,6 +54,22 @@ function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
   }
   return false;
+}
+
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (Content-Length: abc, headers over 16 KB, a
+ * timeout) answered in the customer's words; Fastify's own reads "Client Error" (API probe, 2026-11-30).
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', SERVER_MSG.clientTimeout]
+    : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', SERVER_MSG.headersTooLarge]
+    : [400, 'Bad Request', SERVER_MSG.malformedRequest];
+  const body = JSON.stringify({ message, code: 'bad-request' });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { LIMITS, MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
+import { BatchOrderAnswer, LIMITS, MSG, ORDER_STATUS_TEXT, isPhoneNumber, type BatchOrderBody, type OrderLocation, type Pricing, type SalesOrder } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { batchDrafts, customerLocations, orderBatches, salesOrders } from '../db/schema/index.ts';
 import type { OrderCheckSummary, StoredPricing } from '../db/schema/orders.ts';
@@ -153,7 +154,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const requestHash = createHash('sha256').update(JSON.stringify({ ...body, idempotencyKey: undefined, expectedTotalAmount: undefined })).digest('hex');
       const placedBefore = (row: { answer: unknown; requestHash: string | null }) => {
         if (row.requestHash !== null && row.requestHash !== requestHash) throw new AppError(409, 'idempotency-conflict', MSG.batchKeyReused);
-        return row.answer as { state: 200; message: { orders: Array<{ salesOrderNumber: string; articleName: string; quantity: number; amount: number; basisText?: string | null }>; totalAmount: number } };
+        return row.answer as z.infer<typeof BatchOrderAnswer>;
       };
       const previous = await db.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
         .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
