@@ -59,6 +59,10 @@ describe('文件问题汇总, drawings and the batch check', () => {
     await page.getByTestId('upload-files-input').setInputFiles(BATCH.map(([name]) => join(dir, `${name}.jpg`)));
     // The table is virtual: not every row is in the page; the footer counts them all.
     await expect.poll(() => page.getByTestId('file-count').textContent(), { timeout: 60_000 }).toBe(String(BATCH.length));
+    // Every parse ended and nothing uploading before 全选: under a loaded CI run a click on the header while the
+    // last rows were still being replaced did not stay (2026-11-30).
+    await expect.poll(() => page.getByTestId('preflight-name').count(), { timeout: 60_000 }).toBe(0);
+    await page.getByTestId('upload-overall').waitFor({ state: 'hidden', timeout: 60_000 });
     await page.getByRole('checkbox', { name: '全选' }).check();
 
     // Count the check calls and the toasts from here on.
