@@ -15,7 +15,7 @@ import { catalogueStoreDirs } from './db/seed/import.ts';
 import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
-import { clientErrorHandler, errorHandlerPlugin } from './plugins/error-handler.ts';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { productionDownloadRoutes } from './routes/admin/production.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -52,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestTimeout: 120_000,
     routerOptions: { maxParamLength: 1000 },
     clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

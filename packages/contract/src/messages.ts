@@ -60,6 +60,8 @@ export const MSG = {
   linkFilesRepeated: '同一文件在请求中出现了多次',
   parseItemsRepeated: '同一个文件或文件夹在请求中出现了多次',
   uploadPathTaken: (path: string) => `文件路径与已上传的文件或文件夹同名，请改名后重新上传：${path}`,
+  /** The bytes of a file's earlier chunks are gone from the disk (another file sent to the same path at the same moment tidied them): sent again, it completes. */
+  uploadBytesLost: '该文件已收到的分片已失效，请重新上传该文件',
   zipFileIsFolder: '压缩包内有与文件夹同名的文件，无法保留',
 
   // --- A file an order refers to is the press's: no call changes or removes its bytes (LAN probe, 2026-11-29).
@@ -100,6 +102,9 @@ export const SERVER_MSG = {
   /** A request Node's HTTP parser could not read (a broken header), or whose headers are too large. */
   malformedRequest: '请求格式不正确',
   headersTooLarge: '请求头过大',
+  /** A URL whose escapes are not UTF-8, or a part of it longer than the router takes. */
+  badUrl: '请求地址不正确',
+  urlTooLong: '请求地址过长',
   clientTimeout: '请求超时，请重试',
   previewCancelled: '预览请求已取消',
   /** A client address over its bound of open connections (MAX_CONNECTIONS_PER_ADDRESS). */

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -70,6 +70,15 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
     socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);
+}
+
+/**
+ * The router's refusals of a URL (escapes that are not UTF-8, a part over maxParamLength), which never
+ * reach the error handler; Fastify's own echo the URL in English (API probe, 2026-11-30).
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply.status(tooLong ? 414 : 400).send({ message: tooLong ? SERVER_MSG.urlTooLong : SERVER_MSG.badUrl, code: 'bad-url' });
 }
 
 /**

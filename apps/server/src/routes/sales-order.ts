@@ -9,6 +9,8 @@ import type { Services } from '../services/index.ts';
  * quote and the order take up to 8 MB whatever BODY_LIMIT_BYTES says (an API probe got 413 at 5,000).
  */
 const BATCH_BODY_BYTES = 8 * 1024 * 1024;
+/** The name check's bound, 10,000 names of 300 characters (10,000 work ids more), is about 9.5 MB of JSON in Chinese. */
+const NAMES_BODY_BYTES = 12 * 1024 * 1024;
 
 export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const tags = ['parse'];
@@ -61,7 +63,7 @@ export const salesOrderRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     return items;
   });
 
-  app.post('/sales_order/repeatFileNameCheck', { schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
+  app.post('/sales_order/repeatFileNameCheck', { bodyLimit: NAMES_BODY_BYTES, schema: { tags: ['orders'], body: RepeatCheckBody, response: { 200: z.array(RepeatCheckRow) } } },
     async (request) => services.dedupe.repeatCheck(request.customer, request.body));
 
   app.post('/sales_order/:salesOrderNumber/cancel', {

@@ -11,7 +11,7 @@ import { DENSITY_RULE, IMAGE_HEAD_BYTES, readImageMeta } from '../media/image.ts
 import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
-import { isNameTaken, type FileStore, type PartFile } from '../storage/file-store.ts';
+import { isNameTaken, isPartGone, type FileStore, type PartFile } from '../storage/file-store.ts';
 import { cleanRelativePath } from '../storage/paths.ts';
 import type { ContentHashes } from './content-hashes.ts';
 import type { OrderedPaths } from './ordered-paths.ts';
@@ -238,8 +238,25 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
    * - the stored file appears under its name only complete and checked: readers never see half a file;
    * - a refused file leaves nothing stored.
    */
+  /**
+   * The part's bytes are gone from the disk before the file was whole: a request of another file under
+   * the same path tidied them in another process, or the disk lost them. The upload's records of its
+   * chunks go too, so that nothing claims bytes the disk lacks, and the file is refused; sent again,
+   * it completes.
+   */
+  async function bytesLost(hubId: number, f: ChunkFields, uploadId: number): Promise<never> {
+    await store.removeParts(hubId, uploadKey(f)).catch(() => {});
+    // While the row says 'assembling' no chunk records itself: its chunk rows go first, then the row opens again.
+    await db.delete(uploadChunks).where(eq(uploadChunks.uploadId, uploadId));
+    await db.update(uploads).set({ status: 'receiving', receivedCount: 0, claimedBy: null, updatedAt: sql`now()` })
+      .where(and(eq(uploads.id, uploadId), eq(uploads.status, 'assembling')));
+    throw uploadRefusal(MSG.uploadBytesLost, 409, 'upload-bytes-lost');
+  }
+
   async function complete(hubId: number, f: ChunkFields, uploadId: number, part: PartFile, rel: string): Promise<ChunkAnswer> {
-    const { size, head, others } = await part.inspect(IMAGE_HEAD_BYTES);
+    const inspected = await part.inspect(IMAGE_HEAD_BYTES).catch((err: unknown) => (isPartGone(err) ? null : Promise.reject(err)));
+    if (!inspected) return bytesLost(hubId, f, uploadId);
+    const { size, head, others } = inspected;
     // Chunks cut to another size went into another part: their offsets do not fit this one's.
     if (others.length > 0) return fail(hubId, f, '同一文件的分片大小不一致，请重新上传');
     // Every chunk was checked for its length, so this only catches bytes lost to a crash.
@@ -267,6 +284,7 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
     } catch (err) {
       // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
       if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
+      if (isPartGone(err)) return bytesLost(hubId, f, uploadId);
       throw err;
     }
     if (meta.balancedTree) {
@@ -380,7 +398,7 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
     // Bytes written here belong to no upload that still needs them.
     // Their removal is tidying: it must not fail the answer (the sweep takes what it leaves).
     if (mismatch || other.status === 'done' || other.status === 'failed') {
-      await store.removeParts(hubId, uploadKey(f)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove the bytes of a chunk no upload needs'));
+      await part.discard().catch((err: unknown) => deps.log?.warn({ err }, 'could not remove the bytes of a chunk no upload needs'));
     }
     if (!other) throw uploadRefusal('上传记录不存在，请重新上传');
     if (mismatch) throw uploadRefusal('同一文件的分片参数不一致，请重新上传');
@@ -412,8 +430,8 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
         try {
           await writeChunk(hubId, f, part, bytes);
         } catch (err) {
-          // Nothing of worth was written for a one-chunk file: its folder goes.
-          if (f.chunkTotal === 1) await store.removeParts(hubId, key).catch(() => {});
+          // Nothing of worth was written for a one-chunk file: its folder goes (not while the same file is sent again).
+          if (f.chunkTotal === 1) await part.discard().catch(() => {});
           throw err;
         }
         return await record(hubId, f, part);

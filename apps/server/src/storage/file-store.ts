@@ -60,6 +60,13 @@ export interface PartFile {
   datasync(): Promise<void>;
   /** Gives it, atomically, the name of the stored file `rel` (which it replaces). */
   publish(rel: string): Promise<void>;
+  /**
+   * This request's bytes are of no use (its upload is done, refused or another file's): the upload's
+   * folder goes, unless another request of this process is writing or completing a part of it right
+   * now (the same file sent twice at once). That one completes or refuses the upload and removes the
+   * folder then; what a process leaves behind goes with the sweep.
+   */
+  discard(): Promise<void>;
   /** Done with it (the file is closed soon after the last chunk sharing it is done, at once once published or removed). */
   close(): Promise<void>;
 }
@@ -79,6 +86,14 @@ const tmpName = (p: string) => path.join(path.dirname(p), `.tmp-${randomBytes(6)
 const NAME_TAKEN = new Set(['ENOTDIR', 'EISDIR', 'EEXIST']);
 /** Whether a write failed because its path is taken by a file or folder of another kind (the caller's 4xx). */
 export const isNameTaken = (err: unknown) => NAME_TAKEN.has((err as NodeJS.ErrnoException)?.code ?? '');
+/** Whether an upload's part file was gone when it was to be read or published (its folder removed meanwhile). */
+export const isPartGone = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'EPARTGONE';
+const partGone = (file: string) => Object.assign(new Error(`the part file is gone: ${file}`), { code: 'EPARTGONE' });
+/** Rethrows `err`, as EPARTGONE when it is a missing path and `file` is gone. */
+const unlessGone = async (err: unknown, file: string): Promise<never> => {
+  if ((err as NodeJS.ErrnoException)?.code === 'ENOENT' && !(await stat(file).then(() => true, () => false))) throw partGone(file);
+  throw err;
+};
 
 export function createLocalFileStore(filesRoot: string): FileStore {
   const hubRoot = (hubId: number) => path.join(filesRoot, String(hubId));
@@ -102,6 +117,8 @@ export function createLocalFileStore(filesRoot: string): FileStore {
   // Part files open in this process, shared by the chunks of one file (one open instead of one
   // per chunk); closed PART_IDLE_MS after the last of them is done with it, or at once when retired.
   const openParts = new Map<string, SharedPart>();
+  // The requests of this process holding a part of each upload's folder (retired parts too, until closed).
+  const holders = new Map<string, number>();
   const shut = (entry: SharedPart) => {
     clearTimeout(entry.idle);
     // Nothing is waiting on the close: a failed one leaves nothing to do.
@@ -114,6 +131,18 @@ export function createLocalFileStore(filesRoot: string): FileStore {
     entry.retired = true;
     if (entry.users === 0) shut(entry);
   };
+
+  async function removeParts(hubId: number, key: string, expected?: string): Promise<void> {
+    const dir = chunkDir(hubId, key);
+    for (const [file, entry] of openParts) if (file.startsWith(dir + path.sep)) retire(file, entry);
+    if (expected !== undefined) {
+      const gone = await unlink(partFile(hubId, key, expected)).then(() => rmdir(dir)).then(() => true, () => false);
+      if (gone) return;
+    }
+    // Another process may be writing a chunk sent again into this folder right now (its
+    // ENOTEMPTY): rm tries again a few times, and that process removes what it wrote itself.
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+  }
 
   async function writeAtomic(target: string, data: Readable | Buffer): Promise<number> {
     const tmp = tmpName(target);
@@ -218,17 +247,26 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       const entry = shared;
       entry.users++;
       clearTimeout(entry.idle);
+      const folder = path.dirname(file);
+      holders.set(folder, (holders.get(folder) ?? 0) + 1);
+      const letGo = () => {
+        const left = holders.get(folder)! - 1;
+        if (left > 0) holders.set(folder, left);
+        else holders.delete(folder);
+      };
       let fh: FileHandle;
       try {
         fh = await entry.handle;
       } catch (err) {
         entry.users--;
+        letGo();
         throw err;
       }
       let released = false;
       const close = async () => {
         if (released) return;
         released = true;
+        letGo();
         if (--entry.users > 0) return;
         if (entry.retired) return shut(entry);
         entry.idle = setTimeout(() => entry.users === 0 && retire(file, entry), PART_IDLE_MS);
@@ -246,7 +284,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         },
         async inspect(headBytes) {
           const head = Buffer.allocUnsafe(headBytes);
-          const [s, read, names] = await Promise.all([fh.stat(), fh.read(head, 0, headBytes, 0), readdir(path.dirname(file))]);
+          const [s, read, names] = await Promise.all([fh.stat(), fh.read(head, 0, headBytes, 0), readdir(folder)]).catch((err: unknown) => unlessGone(err, file));
           const others = names.filter((n) => n.endsWith('.part') && n !== `${name}.part`).map((n) => n.slice(0, -'.part'.length));
           return { size: s.size, head: head.subarray(0, read.bytesRead), others };
         },
@@ -254,52 +292,49 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         async publish(rel) {
           // Chunks that come from now on start a part of their own, never write into the stored file.
           retire(file, entry);
-          // A second name for the part: the part itself stays until the upload is recorded as done,
-          // so a claimant that dies here leaves a complete part. A new name is linked in place at
-          // once; a name already taken is replaced by a rename of a temporary link over it.
-          const dest = abs(hubId, rel);
-          // The records of short names come first: a file on disk is always listed by its name.
-          const named = diskPath(cleanRelativePath(rel)) !== cleanRelativePath(rel);
-          if (named) await prepare(hubId, rel);
-          const linkTo = async (name: string) => {
-            try {
-              await link(file, name);
-            } catch (err) {
-              if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || named) throw err;
-              // The folder of the stored file does not exist yet (the first file of a folder).
-              await mkdir(path.dirname(dest), { recursive: true });
-              await link(file, name);
-            }
-          };
-          try {
-            await linkTo(dest);
-            return;
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-          }
-          const tmp = tmpName(dest);
-          await linkTo(tmp);
-          try {
-            await rename(tmp, dest);
-          } catch (err) {
-            await rm(tmp, { force: true });
-            throw err;
-          }
+          await publishAs(rel).catch((err: unknown) => unlessGone(err, file));
+        },
+        async discard() {
+          if ((holders.get(folder) ?? 0) > (released ? 0 : 1)) return;
+          await removeParts(hubId, key);
         },
         close,
       };
-    },
-    async removeParts(hubId, key, expected) {
-      const dir = chunkDir(hubId, key);
-      for (const [file, entry] of openParts) if (file.startsWith(dir + path.sep)) retire(file, entry);
-      if (expected !== undefined) {
-        const gone = await unlink(partFile(hubId, key, expected)).then(() => rmdir(dir)).then(() => true, () => false);
-        if (gone) return;
+      async function publishAs(rel: string) {
+        // A second name for the part: the part itself stays until the upload is recorded as done,
+        // so a claimant that dies here leaves a complete part. A new name is linked in place at
+        // once; a name already taken is replaced by a rename of a temporary link over it.
+        const dest = abs(hubId, rel);
+        // The records of short names come first: a file on disk is always listed by its name.
+        const named = diskPath(cleanRelativePath(rel)) !== cleanRelativePath(rel);
+        if (named) await prepare(hubId, rel);
+        const linkTo = async (name: string) => {
+          try {
+            await link(file, name);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || named) throw err;
+            // The folder of the stored file does not exist yet (the first file of a folder).
+            await mkdir(path.dirname(dest), { recursive: true });
+            await link(file, name);
+          }
+        };
+        try {
+          await linkTo(dest);
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
+        const tmp = tmpName(dest);
+        await linkTo(tmp);
+        try {
+          await rename(tmp, dest);
+        } catch (err) {
+          await rm(tmp, { force: true });
+          throw err;
+        }
       }
-      // Another process may be writing a chunk sent again into this folder right now (its
-      // ENOTEMPTY): rm tries again a few times, and that process removes what it wrote itself.
-      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     },
+    removeParts,
     async sweepParts(before) {
       for (const name of await readdir(trash).catch(() => [] as string[])) {
         await rm(path.join(trash, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }).catch(() => {});

@@ -72,6 +72,15 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
       expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({ message: '请求头过大', code: 'bad-request' });
     });
 
+    it('answers a URL that is not valid UTF-8 or whose part is too long in Chinese, without echoing it (a probe got English)', async () => {
+      const bad = await t.call('GET', '/api/files/raw/1/upload/%ED%A0%80', { token: demo });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ message: '请求地址不正确', code: 'bad-url' });
+      const long = await t.call('POST', `/api/sales_order/${'A'.repeat(5000)}/cancel`, { token: demo });
+      expect(long.status).toBe(414);
+      expect(await long.json()).toEqual({ message: '请求地址过长', code: 'bad-url' });
+    });
+
     it('answers 401 without a token, with a bad token and with an expired token', async () => {
       expect((await t.call('GET', '/api/account')).status).toBe(401);
       expect((await t.call('GET', '/api/location-provinces', { token: 'abc.def.ghi' })).status).toBe(401);

@@ -167,6 +167,15 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect((await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 2, files: [] } })).status).toBe(403);
   });
 
+  it('checks as many names as the contract allows, each as long as it allows (a probe got 413 at a third of them)', async () => {
+    const files = Array.from({ length: 10_000 }, (_, i) => `${String(i).padStart(5, '0')}${'长'.repeat(291)}.jpg`);
+    const res = await t.call('POST', '/api/sales_order/repeatFileNameCheck', { token: demo, body: { customerHubId: 1, files } });
+    expect(res.status).toBe(200);
+    const rows = (await res.json()) as Array<{ fileName: string; duplicated: boolean }>;
+    expect(rows.length).toBe(10_000);
+    expect(rows.every((r) => !r.duplicated)).toBe(true);
+  });
+
   it('bounds a line\'s copies in the quote and the order alike, in Chinese (2147483648 was a 500)', async () => {
     const w = await checked(demo, '上限.jpg', await photoMm(127, 89), photo5);
     for (const quantity of [10_000_001, 2_147_483_648]) {

@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { MSG } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { and, eq, sql } from 'drizzle-orm';
@@ -353,6 +356,42 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     const last = await send(1);
     expect(last.body.message.status).toBe(300);
     const served = Buffer.from(await (await fetch(t.url + last.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(big));
+  });
+
+  it('two different files sent to one path at once: never a 500, and the path ends with one of them whole (a probe got 500s)', async () => {
+    const a = corpusFile('images/pillow_rgb_jfif300.jpg');
+    const b = corpusFile('orientation/Landscape_6.jpg');
+    const statuses = new Set<number>();
+    for (let round = 0; round < 30; round++) {
+      const folderId = randomUUID();
+      const send = (bytes: Buffer, i: number) => sendChunk(t, demo, { bytes, filePath: 'race/same.jpg', folderId, identifier: sha256(bytes).slice(0, 16), index: 1, total: 1, size: bytes.length })
+        .then((r) => ({ ...r, i }));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => send(i % 2 ? b : a, i)));
+      for (const r of answers) statuses.add(r.status);
+      expect(answers.filter((r) => r.status >= 500).map((r) => r.body)).toEqual([]);
+      const stored = Buffer.from(await (await t.call('GET', `/api/files/raw/1/upload/${folderId}/race/same.jpg`, { token: demo })).arrayBuffer());
+      expect([sha256(a), sha256(b)]).toContain(sha256(stored));
+    }
+    expect([...statuses].every((s) => s === 200 || s === 400)).toBe(true);
+  });
+
+  it('a file whose received bytes went missing before its last chunk is refused with a message, its records forgotten, and completes when sent again', async () => {
+    const chunks = chunksOf(big);
+    const folderId = randomUUID();
+    const send = (i: number) => sendChunk(t, demo, { bytes: chunks[i - 1]!, filePath: 'gone.png', folderId, identifier: 'g', index: i, total: chunks.length, size: big.length });
+    for (let i = 1; i < chunks.length; i++) expect((await send(i)).body.message.status).toBe(200);
+    // The part file's folder goes (another process tidied it, a disk was swapped): the rows claim bytes no disk holds.
+    await rm(path.join(t.keep.dataDir, 'files', '.chunks', '1'), { recursive: true, force: true });
+    const last = await send(chunks.length);
+    expect(last.status).toBe(409);
+    expect(last.body.message.error).toBe(MSG.uploadBytesLost);
+    const ask = { uploads: [{ folderId, filePath: 'gone.png', size: big.length, chunkTotal: chunks.length }] };
+    const held = (await (await t.call('POST', '/api/files/storedChunks', { token: demo, body: ask })).json()) as { uploads: Array<{ status: string; chunks: number[] }> };
+    expect(held.uploads[0]).toEqual({ status: 'receiving', chunks: [] });
+    const again = await uploadFile(t, demo, big, 'gone.png', { folderId });
+    expect(again.done?.body.message.status).toBe(300);
+    const served = Buffer.from(await (await fetch(t.url + again.done!.body.message.accessUrl!)).arrayBuffer());
     expect(sha256(served)).toBe(sha256(big));
   });
 
