@@ -135,6 +135,21 @@ describe('the batch upload page', () => {
       expect(foreign(texts)).toEqual([]);
     });
 
+    it('on a 1280×720 screen every column of the order table is in view, 匹配状态 too (it scrolled under 操作)', async () => {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      try {
+        // Nothing to scroll sideways (the virtual table's header is as wide as its columns), and 调色 ends where 操作 starts.
+        const header = page.locator('.ant-table-header').first();
+        await expect.poll(() => header.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+        const toning = await page.locator('th').filter({ hasText: '调色' }).boundingBox();
+        const actions = await page.locator('th').filter({ hasText: '操作' }).first().boundingBox();
+        expect(toning!.x + toning!.width).toBeLessThanOrEqual(actions!.x + 1);
+        await shot(page, 'batch-1280');
+      } finally {
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
+    });
+
     it('预览 after a photo sort shows the new order, without the photo left out; the drag is announced in Chinese by file name', async () => {
       const row = rowOf(page, '三张照片');
       await page.getByRole('button', { name: '排序', exact: true }).click();

@@ -92,7 +92,7 @@ describe('推荐产品 and bytes never sent twice', () => {
 
     // 按推荐匹配 with nothing checked says so; with the row checked, it is checked against 6寸.
     await panel.getByRole('button', { name: '按推荐匹配' }).click();
-    await page.locator('.ant-message').getByText('请选择订单').waitFor();
+    await page.locator('.ant-message').getByText('请先勾选要按推荐匹配的作品（可点击“勾选这些作品”）').waitFor();
     // 勾选这些作品 checks the group's rows in the order table.
     await panel.getByTestId('suggest-group').getByRole('button', { name: '勾选这些作品' }).click();
     await expect.poll(() => row.getByRole('checkbox').isChecked()).toBe(true);

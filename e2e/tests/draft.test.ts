@@ -4,7 +4,7 @@
  * The rows come back from the server's draft, the folder's entry says its upload is unfinished, and
  * picking the same folder again finishes it without sending any chunk the server had acknowledged
  * (counted by folderId + filePath + chunkIndex from the page's network events). Another login of the
- * same customer finds the same works; 重置 closes the draft. A zip that gave no work, deleted from 文件检查 before
+ * same customer finds the same works, a page whose draft it changed says so until loaded again (a toast went by unread); 重置 closes the draft. A zip that gave no work, deleted from 文件检查 before
  * a reload, is sent and parsed again when picked again (it was taken for parsed when another zip of its pick had rows).
  * After a reload a file the server refused comes back refused, with its reason (it came back as an unfinished upload to
  * pick again), and the failed works are checked again in one checkFiles call without a toast (a checkFile each, and a toast).
@@ -167,7 +167,7 @@ describe('a batch survives a reload', () => {
     await entry.getByRole('button', { name: '删除' }).click();
   });
 
-  it('another login of the customer finds the same works, and 重置 closes the draft', async () => {
+  it('another login of the customer finds the same works, a page whose draft changed there says so until it is loaded again, and 重置 closes the draft', async () => {
     // The draft holds the six works once the page has saved (asked as another login of the customer).
     const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
     const token = ((await auth.json()) as { id_token: string }).id_token;
@@ -176,6 +176,15 @@ describe('a batch survives a reload', () => {
       return ((await res.json()) as { draft: { document: { works: unknown[] } } | null }).draft?.document.works.length ?? 0;
     };
     await expect.poll(openWorks, { timeout: 15_000 }).toBe(6);
+    const openVersion = async () => {
+      const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { draft: { version: number } | null }).draft?.version ?? 0;
+    };
+    const setQuantity = async (p: Page, name: string, value: string) => {
+      const input = rowOf(p, name).getByRole('spinbutton', { name: '订购数量' });
+      await input.fill(value);
+      await input.press('Tab');
+    };
 
     const other = await newPage(browser);
     try {
@@ -183,6 +192,24 @@ describe('a batch survives a reload', () => {
       await other.page.getByRole('heading', { name: '批量上传下单' }).waitFor();
       for (const name of ['单张甲', '单张乙', '单张丙', FOLDER, '毕业照', '婚礼']) await rowOf(other.page, name).waitFor({ timeout: 20_000 });
       await shot(other.page, 'draft-other-computer');
+
+      // A change there, then one here: this page's save finds the draft changed elsewhere, and says so until it is loaded again.
+      const versionBefore = await openVersion();
+      await setQuantity(other.page, '单张甲', '3');
+      await expect.poll(openVersion, { timeout: 15_000 }).toBeGreaterThan(versionBefore);
+      await setQuantity(page, '单张乙', '2');
+      const notice = page.locator('.ant-modal-confirm').filter({ hasText: '本页的修改未保存' });
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.textContent()).toContain('批量订单草稿已在其他窗口或电脑上修改');
+      // Still there long after a toast would have gone.
+      await page.waitForTimeout(5000);
+      expect(await notice.isVisible()).toBe(true);
+      await shot(page, 'draft-changed-elsewhere');
+      await notice.getByRole('button', { name: '刷新页面' }).click();
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      const quantityOf = (name: string) => rowOf(page, name).getByRole('spinbutton', { name: '订购数量' });
+      await expect.poll(() => quantityOf('单张甲').inputValue(), { timeout: 20_000 }).toBe('3');
+      expect(await quantityOf('单张乙').inputValue()).toBe('1');
     } finally {
       await other.context.close();
     }

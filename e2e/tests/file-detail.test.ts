@@ -121,14 +121,20 @@ describe('文件详情 and 调整尺寸', () => {
     await closeDetail(detail);
   });
 
-  it('shows a long-named row\'s actions whole on a 1440×900 screen (删除 was cut off at the table\'s edge)', async () => {
+  it('shows a long-named row whole on a 1440×900 screen, every column in view (删除 was cut off at the table\'s edge; 状态 hid under 操作)', async () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, `${LONG_NAME}.jpg`));
     const detail = await failingDetail(page, LONG_NAME, '5寸', '5寸照片冲印', ['光面', '无边框']);
-    const table = await detail.locator('.ant-table-body').boundingBox();
+    const body = detail.locator('.ant-table-body');
+    const table = await body.boundingBox();
     for (const name of ['重新上传', '调整尺寸', '删除']) {
       const button = await detail.getByRole('button', { name }).boundingBox();
       expect(button!.x + button!.width, name).toBeLessThanOrEqual(table!.x + table!.width);
     }
+    // Nothing to scroll sideways: the table fits the dialog.
+    expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const status = await detail.locator('th').filter({ hasText: '状态' }).boundingBox();
+    const actions = await detail.locator('th').filter({ hasText: '操作' }).boundingBox();
+    expect(status!.x + status!.width).toBeLessThanOrEqual(actions!.x + 1);
     await shot(page, 'detail-long-name');
     await closeDetail(detail);
   });

@@ -97,6 +97,8 @@ export const DraftIdParams = z.object({ id: z.coerce.number().int().positive().m
 
 export const DRAFT_MSG = {
   conflict: '批量订单草稿已在其他窗口或电脑上修改，本页的修改未保存，请刷新页面后继续',
+  /** The title of the notice that stays on a page whose draft changed elsewhere. */
+  staleTitle: '本页的修改未保存',
   closed: '批量订单草稿已下单或已重置，请刷新页面后继续',
   alreadyOpen: '已有未完成的批量订单草稿，请刷新页面后继续',
   tooLarge: (bytes: number, max: number) =>

@@ -128,3 +128,15 @@ export type ResolutionAcceptance = z.infer<typeof ResolutionAcceptance>;
 export function fixTargetDpi(c: { resolutionThreshold: number; resolutionLimit: number | null }): number {
   return Math.min(c.resolutionLimit ?? Infinity, Math.max(300, c.resolutionThreshold));
 }
+
+/** Why a fix does not apply to a file: the server's refusals, and the 批量修复 dialog's note on a file only 删除 can change. */
+export const FIX_REASONS = {
+  pdf: 'PDF文件不能自动调整，请修改后重新上传',
+  broken: '文件破损，无法调整',
+  noComponent: '没有匹配的部件，无法按部件尺寸调整',
+  autoOrientation: '该部件允许横竖互换，方向无需旋转',
+  notOrientationOnly: '不是仅方向不符，旋转不能修复',
+  noWarning: '该文件没有分辨率警告，无需确认',
+  stillFailing: '该文件尺寸或方向不符，确认使用不能解决，请先裁切填充或留白适配',
+  alreadyFits: '该文件尺寸已符合，无需调整',
+} as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileCheckRow } from './check.ts';
-import { FIX_REASONS, planFix } from './fix-plan.ts';
+import { FIX_REASONS } from '@portal/contract';
+import { planFix } from './fix-plan.ts';
 
 /** A check row of an image measured w×h mm against a 6寸 (152×102) component. */
 const row = (w: number, h: number, o: { auto?: boolean; threshold?: number; warn?: boolean; pdf?: boolean; none?: boolean; pass?: boolean } = {}): FileCheckRow => ({

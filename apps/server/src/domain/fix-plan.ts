@@ -1,4 +1,4 @@
-import { fitsSize, fixTargetDpi, MM_PER_INCH, type FixKind, type FixSize } from '@portal/contract';
+import { FIX_REASONS, fitsSize, fixTargetDpi, MM_PER_INCH, type FixKind, type FixSize } from '@portal/contract';
 import type { FileCheckRow } from './check.ts';
 
 /** A file as a fix sees it: its pixels as displayed and its check row (component, verdict, warnings). */
@@ -21,16 +21,6 @@ const r4 = (n: number) => Math.round(n * 10000) / 10000;
 const size = (w: number, h: number, dpi: number): FixSize => ({ widthPx: w, heightPx: h, dpi, widthMm: r1((w / dpi) * MM_PER_INCH), heightMm: r1((h / dpi) * MM_PER_INCH) });
 const refused = (reason: string, before: FixSize | null = null): FixPlan => ({ ok: false, reason, pixels: null, before, after: null, cutShare: 0, padShare: 0, stillWarned: false });
 
-export const FIX_REASONS = {
-  pdf: 'PDF文件不能自动调整，请修改后重新上传',
-  broken: '文件破损，无法调整',
-  noComponent: '没有匹配的部件，无法按部件尺寸调整',
-  autoOrientation: '该部件允许横竖互换，方向无需旋转',
-  notOrientationOnly: '不是仅方向不符，旋转不能修复',
-  noWarning: '该文件没有分辨率警告，无需确认',
-  stillFailing: '该文件尺寸或方向不符，确认使用不能解决，请先裁切填充或留白适配',
-  alreadyFits: '该文件尺寸已符合，无需调整',
-} as const;
 
 /**
  * What a fix does to one file (pure: the sizes, not the pixels). 裁切填充 and 留白适配 aim at the component's

@@ -37,6 +37,17 @@ import { rangesOf } from './lib/ranges.ts';
 
 const SAVE_INTERVAL_MS = 2000;
 
+/** Where the page's draft tells the customer what happened. */
+export interface RestoreContext extends UploadContext {
+  /** A restored batch, in a few words. */
+  info(text: string): void;
+  /**
+   * The draft changed elsewhere (another tab or computer, an order, 重置): this page saves no more, and
+   * the customer must know it until the page is loaded again (a toast went by unread: LAN walk, 2026-11-30).
+   */
+  stale(text: string): void;
+}
+
 interface LedgerItem extends DraftUploadItem {
   /** Came with the restored draft: its files are matched by a re-pick. */
   restored: boolean;
@@ -109,7 +120,7 @@ function createDraftSync(batch: Batch) {
     for (const entry of removed) if (entry.uploadItemKey && entry.status !== 'success') ledger.delete(entry.uploadItemKey);
   });
   const status: DraftStatus = { id: null, version: 0, saves: 0, lastBytes: 0, lastSaveMs: 0, stopped: false, restored: false };
-  let context: UploadContext | null = null;
+  let context: RestoreContext | null = null;
   let chain: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** A save is queued on the chain or in flight: changes meanwhile wait for it, then one save takes them all. */
@@ -199,7 +210,7 @@ function createDraftSync(batch: Batch) {
     } catch (error) {
       if (isApiError(error) && error.status === 409) {
         status.stopped = true;
-        notifyWarning(error.message);
+        context?.stale(error.message);
       } else if (isApiError(error) && (error.status === 401 || error.status === 404)) {
         // Logged out, or the draft is not this login's (another customer logged in on this page): this page saves no more.
         status.stopped = true;
@@ -280,7 +291,7 @@ function createDraftSync(batch: Batch) {
    * already: it came back from /payment1, whose rows it keeps and saves over the draft), then saving
    * starts. Once per batch.
    */
-  function restore(customerHubId: number, ctx: UploadContext & { info(text: string): void }): Promise<void> {
+  function restore(customerHubId: number, ctx: RestoreContext): Promise<void> {
     context = ctx;
     restoring ??= (async () => {
       flow.setPickFilter(pickFilter);

@@ -150,7 +150,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
           );
         }
         const p = planOf(t);
-        if (!p) return null;
+        if (!p) return t.note && !kinds[t.filePath] ? <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t.note}</Typography.Text> : null;
         if (!p.ok) return <Typography.Text type="danger">{p.reason}</Typography.Text>;
         return (
           <Space size={4} wrap>
@@ -177,7 +177,9 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
       ];
 
   return (
-    <Modal open title="批量修复" width={1000} onCancel={phase.name === 'running' ? undefined : onClose} closable={phase.name !== 'running'} maskClosable={false} footer={footer} destroyOnHidden>
+    // The body scrolls and the footer stays in view: with the samples, 应用修复 fell below a 937 px window (LAN walk, 2026-11-30).
+    <Modal open title="批量修复" width={1000} style={{ top: 24 }} styles={{ body: { maxHeight: 'calc(100vh - 180px)', overflowY: 'auto' } }}
+      onCancel={phase.name === 'running' ? undefined : onClose} closable={phase.name !== 'running'} maskClosable={false} footer={footer} destroyOnHidden>
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">
           共{targets.length}个文件待处理。修复后的文件另存，原文件保留，可随时撤销；修复后作品会自动重新校验，分辨率不足的文件仍会提示分辨率异常。

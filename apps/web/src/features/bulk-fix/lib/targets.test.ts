@@ -1,4 +1,5 @@
 import type { FileCheckRow } from '@portal/contract/api';
+import { FIX_REASONS } from '@portal/contract/bulk-fix';
 import { describe, expect, it } from 'vitest';
 import { fixesFor, percent, targetsOf } from './targets.ts';
 
@@ -15,9 +16,10 @@ describe('the fixes offered for a checked file', () => {
     expect(fixesFor(row({ resolutionWarning: true, resolutionDetect: 150 }))).toEqual({ kinds: ['fill', 'fit', 'accept', 'delete'], suggested: 'accept' });
     // Either orientation allowed: no 旋转.
     expect(fixesFor(row({ width: 102, height: 152, pass: false, component: { ...c, autoOrientationDetection: true } })).kinds).not.toContain('rotate');
-    // PDF pages and files without a component: only 删除.
-    expect(fixesFor(row({ type: 'pdf', resolutionDetect: null, pass: false }))).toEqual({ kinds: ['delete'], suggested: null });
-    expect(fixesFor(row({ component: null, pass: false })).suggested).toBeNull();
+    // PDF pages, files without a component and unreadable pictures: only 删除, and why.
+    expect(fixesFor(row({ type: 'pdf', resolutionDetect: null, pass: false }))).toEqual({ kinds: ['delete'], suggested: null, note: FIX_REASONS.pdf });
+    expect(fixesFor(row({ component: null, pass: false }))).toEqual({ kinds: ['delete'], suggested: null, note: FIX_REASONS.noComponent });
+    expect(fixesFor(row({ resolutionDetect: 0, pass: false }))).toEqual({ kinds: ['delete'], suggested: null, note: FIX_REASONS.broken });
   });
 
   it('lists the failing and warned files of works, once each', () => {

@@ -1,4 +1,4 @@
-import type { FixKind } from '@portal/contract/bulk-fix';
+import { FIX_REASONS, type FixKind } from '@portal/contract/bulk-fix';
 import type { FileCheckRow } from '@portal/contract/api';
 import { fileLabels, fitsSize } from '@portal/contract/rules';
 
@@ -11,6 +11,8 @@ export interface FixTarget {
   problem: string;
   kinds: readonly FixKind[];
   kind: FixKind | null;
+  /** Why no fix but 删除 applies (a PDF, no component, an unreadable picture): shown beside 不修复. */
+  note?: string;
 }
 
 /** Only the orientation is wrong, and the component does not turn the picture itself: 旋转 fixes it. */
@@ -21,7 +23,7 @@ export function orientationOnly(r: Pick<FileCheckRow, 'width' | 'height' | 'comp
 }
 
 /** The fixes that can apply to a checked file, and the one that suits its problem best. */
-export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKind | null } {
+export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKind | null; note?: string } {
   const kinds: FixKind[] = [];
   const image = r.type === 'image';
   const sized = image && r.component !== null && (r.resolutionDetect ?? 0) > 0;
@@ -34,7 +36,9 @@ export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKin
   if (!r.pass && kinds.includes('rotate')) suggested = 'rotate';
   else if (!r.pass && sized) suggested = 'fill';
   else if (r.pass && r.resolutionWarning) suggested = 'accept';
-  return { kinds, suggested };
+  // Nothing but 删除 fits: say why (PDF rows sat at 不修复 with an empty 效果: LAN walk, 2026-11-30).
+  const note = kinds.length > 1 ? undefined : r.type === 'pdf' ? FIX_REASONS.pdf : r.component === null ? FIX_REASONS.noComponent : !sized ? FIX_REASONS.broken : undefined;
+  return { kinds, suggested, ...(note ? { note } : {}) };
 }
 
 type Answer = { fileCheckResult: FileCheckRow[] } | { message: { fileCheckResult: FileCheckRow[] } };
@@ -50,8 +54,8 @@ export function targetsOf(works: ReadonlyArray<{ uuid: string; articleName: stri
     for (const r of rows) {
       if ((r.pass && !r.resolutionWarning) || seen.has(r.itemPath)) continue;
       seen.add(r.itemPath);
-      const { kinds, suggested } = fixesFor(r);
-      out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: labels.get(r.itemPath) ?? r.filename, problem: r.reason ?? '', kinds, kind: suggested });
+      const { kinds, suggested, note } = fixesFor(r);
+      out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: labels.get(r.itemPath) ?? r.filename, problem: r.reason ?? '', kinds, kind: suggested, ...(note ? { note } : {}) });
     }
   }
   return out;

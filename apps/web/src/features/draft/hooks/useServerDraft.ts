@@ -1,4 +1,5 @@
 import { App } from 'antd';
+import { DRAFT_MSG } from '@portal/contract/batch-draft';
 import { useEffect } from 'react';
 import { useBatch } from '../../batch/index.ts';
 import { draftSyncOf, type DraftStatus } from '../draft-sync.ts';
@@ -15,7 +16,7 @@ declare global {
  * of ../shared/spec/product-spec.md §2, read by useRestoreDraft before this hook), and the batch is saved as it changes.
  */
 export function useServerDraft(customerHubId: number | undefined): void {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const batch = useBatch();
   useEffect(() => {
     if (customerHubId === undefined) return;
@@ -30,6 +31,11 @@ export function useServerDraft(customerHubId: number | undefined): void {
         warning: (text) => void message.warning({ content: text, key: 'server-draft' }),
       },
       info: (text) => void message.info({ content: text, key: 'server-draft-restored', duration: 6 }),
+      // Stays until the page is loaded again: what this page shows is no longer what is saved.
+      stale: (text) => void modal.warning({
+        title: DRAFT_MSG.staleTitle, content: text, okText: '刷新页面', closable: false, keyboard: false, maskClosable: false,
+        onOk: () => window.location.reload(),
+      }),
     });
-  }, [batch, customerHubId, message]);
+  }, [batch, customerHubId, message, modal]);
 }

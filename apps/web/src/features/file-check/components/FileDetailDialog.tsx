@@ -262,6 +262,7 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     {
       title: '文件名称',
       key: 'filename',
+      width: 250,
       render: (_: unknown, row) => (
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           <Image
@@ -271,37 +272,37 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
             height={THUMB}
             style={{ objectFit: 'cover', borderRadius: token.borderRadiusSM, background: token.colorFillQuaternary }}
           />
-          <Typography.Text ellipsis title={labelOf(row)} style={{ maxWidth: 200 }}>
+          <Typography.Text ellipsis title={labelOf(row)} style={{ maxWidth: 186 }}>
             {labelOf(row)}
             {row.page ? ` 第${row.page}页` : ''}
           </Typography.Text>
         </Flex>
       ),
     },
-    { title: '实际尺寸', key: 'size', width: 140, render: (_: unknown, row) => sizeText(row) },
+    { title: '实际尺寸', key: 'size', width: 130, render: (_: unknown, row) => sizeText(row) },
     {
       title: '标准尺寸',
       key: 'standard',
-      width: 170,
+      width: 150,
       render: (_: unknown, row) => (row.component ? standardSizeText(row) : <Typography.Text type="danger">{MSG.undefinedStandard}</Typography.Text>),
     },
     {
       title: '示意图',
       key: 'drawing',
-      width: 120,
+      width: 116,
       render: (_: unknown, row) => <FitDrawing file={row} standard={row.component} width={100} caption="share" />,
     },
     {
       title: '实际DPI',
       key: 'dpi',
-      width: 90,
+      width: 84,
       render: (_: unknown, row) => <Typography.Text type={row.resolutionWarning ? 'warning' : undefined}>{row.resolutionDetect ?? '—'}</Typography.Text>,
     },
-    { title: '标准DPI', key: 'standardDpi', width: 100, render: (_: unknown, row) => standardDpiText(row) },
+    { title: '标准DPI', key: 'standardDpi', width: 92, render: (_: unknown, row) => standardDpiText(row) },
     {
       title: '状态',
       key: 'pass',
-      width: 64,
+      width: 60,
       align: 'center',
       render: (_: unknown, row) =>
         busy.has(keyOf(row)) ? (
@@ -317,7 +318,9 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     {
       title: '操作',
       key: 'actions',
-      width: 300,
+      // 重新上传 调整尺寸 删除 撤销修复 side by side; every column adds up to 1,132 px, inside the dialog's 1,152
+      // (at 1,500 the table scrolled sideways on every screen and 状态 hid under 操作: LAN walk, 2026-11-30).
+      width: 250,
       // Always in view: on a screen narrower than the table, the other columns scroll under it.
       fixed: 'right',
       render: (_: unknown, row) => {
@@ -437,7 +440,7 @@ export function FileDetailDialog({ workUuid, onClose, renderFileActions }: FileD
     <Modal
       open={workUuid !== undefined && work !== undefined}
       title="文件详情"
-      // The table's columns add up to ≈ 1,150 px: at 1,080 the row's 删除 was cut off (1440×900).
+      // The table's columns add up to 1,132 px (Body): at 1,080 the row's 删除 was cut off (1440×900).
       width={1200}
       onCancel={onClose}
       destroyOnHidden

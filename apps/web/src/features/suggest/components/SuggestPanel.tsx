@@ -7,7 +7,7 @@ import { shallowEqual, type Store } from '../../../lib/external-store.ts';
 import { useBatch, type WorkRow, type WorksState } from '../../batch/index.ts';
 import { checkFlowOf } from '../../file-check/index.ts';
 import { useSuggestions } from '../api/suggest-products.ts';
-import { groupsToApply, suggestionLabel, type SkuGroup } from '../lib/apply.ts';
+import { SUGGEST_MSG, groupsToApply, suggestionLabel, type SkuGroup } from '../lib/apply.ts';
 
 /** A work without a product: parsed, never checked against a SKU. */
 const isUnmatched = (r: WorkRow) => r.state === 'unmatch' && r.productId == null;
@@ -77,7 +77,7 @@ interface SuggestionGroup extends SkuGroup {
 
 /** The works without a product, grouped by their top suggestion, largest group first. */
 function groupSuggestions(uuids: readonly string[], suggestions: ReadonlyMap<string, readonly ProductSuggestion[]>): { groups: SuggestionGroup[]; without: string[] } {
-  const { groups, without } = groupsToApply(uuids, suggestions);
+  const { groups, without } = groupsToApply(uuids, suggestions, new Set(uuids));
   const tops = (g: SkuGroup) => g.uuids.map((u) => suggestions.get(u)?.[0]).filter((x) => x !== undefined);
   const sum = (list: ProductSuggestion[], pick: (x: ProductSuggestion) => number) => list.reduce((n, x) => n + pick(x), 0);
   return {
@@ -110,12 +110,16 @@ export function SuggestPanel() {
     const present = new Set(all.map((r) => r.uuid));
     const checked = selectedKeys.filter((k) => present.has(k));
     if (checked.length === 0) {
-      void message.warning(MSG.selectOrder);
+      void message.warning(SUGGEST_MSG.nothingChecked);
       return;
     }
     if (!suggestions.data || customerHubId === undefined) return;
-    const { groups, without } = groupsToApply(checked, suggestions.data);
-    if (without.length > 0) void message.warning(`${without.length}个作品没有推荐产品，请用选择产品`);
+    const { groups, without, chosen } = groupsToApply(checked, suggestions.data, new Set(uuids));
+    const notes = [
+      chosen.length > 0 ? SUGGEST_MSG.chosenLeft(chosen.length) : '',
+      without.length > 0 ? SUGGEST_MSG.withoutSuggestion(without.length) : '',
+    ].filter(Boolean);
+    if (notes.length > 0) void message.warning(notes.join('；'));
     for (const g of groups) {
       const s = g.suggestion;
       void checkFlowOf(batch).checkWorks(g.uuids, {

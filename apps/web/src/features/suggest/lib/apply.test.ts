@@ -8,11 +8,12 @@ const s = (propertyConfigId: number, productName = '6寸照片冲印'): ProductS
 });
 
 describe('按推荐匹配', () => {
-  it('groups the checked rows by their top suggestion and names the rows without one', () => {
+  it('groups the checked rows by their top suggestion, names the rows without one, and leaves rows with a product alone', () => {
     const map = new Map([['a', [s(7), s(8)]], ['b', [s(9, '5寸照片冲印')]], ['c', [s(7)]], ['d', []]]);
-    const { groups, without } = groupsToApply(['a', 'b', 'c', 'd', 'e'], map);
+    const { groups, without, chosen } = groupsToApply(['a', 'b', 'c', 'd', 'e', 'f'], map, new Set(['a', 'b', 'c', 'd', 'e']));
     expect(groups.map((g) => [g.suggestion.propertyConfigId, g.uuids])).toEqual([[7, ['a', 'c']], [9, ['b']]]);
     expect(without).toEqual(['d', 'e']);
+    expect(chosen).toEqual(['f']);
   });
   it('reads the SKU\'s option values', () => {
     expect(suggestionLabel(s(7))).toBe('6寸照片冲印（光面，无边框）');

@@ -4,15 +4,33 @@
  */
 import type { ProductSuggestion } from '@portal/contract/suggest';
 
+/** What 按推荐匹配 tells the customer. */
+export const SUGGEST_MSG = {
+  nothingChecked: '请先勾选要按推荐匹配的作品（可点击“勾选这些作品”）',
+  chosenLeft: (n: number) => `${n}个作品已选择产品，未改动`,
+  withoutSuggestion: (n: number) => `${n}个作品没有尺寸相符的推荐产品，请用选择产品`,
+} as const;
+
 export interface SkuGroup {
   suggestion: ProductSuggestion;
   uuids: string[];
 }
 
-export function groupsToApply(checked: readonly string[], suggestions: ReadonlyMap<string, readonly ProductSuggestion[]>): { groups: SkuGroup[]; without: string[] } {
+/**
+ * The checked rows by what 按推荐匹配 does with them: grouped by their top suggestion's SKU; `without` a
+ * suggestion (their files fit no SKU as they are); `chosen`, rows that have a product already, which it
+ * leaves alone (they were counted as without a suggestion: LAN walk, 2026-11-30). `unmatched` are the rows
+ * without a product.
+ */
+export function groupsToApply(checked: readonly string[], suggestions: ReadonlyMap<string, readonly ProductSuggestion[]>, unmatched: ReadonlySet<string>): { groups: SkuGroup[]; without: string[]; chosen: string[] } {
   const groups = new Map<number, SkuGroup>();
   const without: string[] = [];
+  const chosen: string[] = [];
   for (const uuid of checked) {
+    if (!unmatched.has(uuid)) {
+      chosen.push(uuid);
+      continue;
+    }
     const top = suggestions.get(uuid)?.[0];
     if (!top) {
       without.push(uuid);
@@ -22,7 +40,7 @@ export function groupsToApply(checked: readonly string[], suggestions: ReadonlyM
     g.uuids.push(uuid);
     groups.set(top.propertyConfigId, g);
   }
-  return { groups: [...groups.values()], without };
+  return { groups: [...groups.values()], without, chosen };
 }
 
 /** How a suggestion reads in the table: 6寸照片冲印（光面;无边框） */

@@ -71,21 +71,23 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
     return [...next.values()];
   }, [shown]);
 
+  // Every column adds up to 1,198 px with the checkboxes: a 1280×720 screen shows them all, 匹配状态 too (at 1,394 it
+  // and 调色 scrolled under 操作: LAN walk, 2026-11-30); long names are cut with their whole text on hover.
   const columns = useMemo<TableColumnsType<RowRef>>(
     () => [
-      { title: '作品名称', key: 'articleName', width: 220, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
-      { title: '订购数量', key: 'quantity', width: 110, render: orPreflight((u) => <QuantityCell uuid={u} />) },
-      { title: '产品名称', key: 'productName', width: 150, render: orPreflight((u) => <ProductNameCell uuid={u} />, (u) => <PreflightProductCell uuid={u} />) },
-      { title: '产品详情', key: 'productDetails', width: 180, render: orPreflight((u) => <ProductDetailsCell uuid={u} />) },
-      { title: '文件尺寸', key: 'fileSize', width: 170, render: orPreflight((u) => <FileSizeCell uuid={u} />, (u) => <PreflightSizeCell uuid={u} />) },
-      { title: '页数', key: 'pageCount', width: 70, render: orPreflight((u) => <PageCountCell uuid={u} />, (u) => <PreflightPagesCell uuid={u} />) },
-      { title: '加页数', key: 'addPageNum', width: 76, render: orPreflight((u) => <AddPageCell uuid={u} />) },
-      { title: '匹配状态', key: 'state', width: 100, render: orPreflight((u) => <StateCell uuid={u} />, (u) => <PreflightStateCell uuid={u} />) },
-      { title: '调色', key: 'toning', width: 70, render: orPreflight((u) => <ToningCell uuid={u} />) },
+      { title: '作品名称', key: 'articleName', width: 190, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
+      { title: '订购数量', key: 'quantity', width: 104, render: orPreflight((u) => <QuantityCell uuid={u} />) },
+      { title: '产品名称', key: 'productName', width: 130, render: orPreflight((u) => <ProductNameCell uuid={u} />, (u) => <PreflightProductCell uuid={u} />) },
+      { title: '产品详情', key: 'productDetails', width: 140, render: orPreflight((u) => <ProductDetailsCell uuid={u} />) },
+      { title: '文件尺寸', key: 'fileSize', width: 150, render: orPreflight((u) => <FileSizeCell uuid={u} />, (u) => <PreflightSizeCell uuid={u} />) },
+      { title: '页数', key: 'pageCount', width: 52, render: orPreflight((u) => <PageCountCell uuid={u} />, (u) => <PreflightPagesCell uuid={u} />) },
+      { title: '加页数', key: 'addPageNum', width: 60, render: orPreflight((u) => <AddPageCell uuid={u} />) },
+      { title: '匹配状态', key: 'state', width: 92, render: orPreflight((u) => <StateCell uuid={u} />, (u) => <PreflightStateCell uuid={u} />) },
+      { title: '调色', key: 'toning', width: 56, render: orPreflight((u) => <ToningCell uuid={u} />) },
       {
         title: '操作',
         key: 'actions',
-        width: 200,
+        width: 176,
         fixed: 'right',
         render: orPreflight((u) => <RowActions uuid={u} onPreview={setPreviewing} onReselect={onReselect} />, (u) => <PreflightActions uuid={u} onChoose={onReselect} />),
       },
