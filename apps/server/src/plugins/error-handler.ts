@@ -73,6 +73,21 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /**
+ * One message per refused field: of two bounds a number broke, the tighter (1e308 for an id broke both the safe
+ * integers' and the id's: 不能大于9007199254740991；不能大于2147483647, API probe 2026-11-30), else the first.
+ */
+function fieldMessages(issues: ReadonlyArray<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }>): Map<string, string> {
+  const kept = new Map<string, { message: string; maximum?: number }>();
+  for (const v of issues) {
+    const where = (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.');
+    const maximum = v.keyword === 'too_big' && typeof v.params.maximum === 'number' ? v.params.maximum : undefined;
+    const before = kept.get(where);
+    if (!before || (maximum !== undefined && before.maximum !== undefined && maximum < before.maximum)) kept.set(where, { message: v.message ?? '', ...(maximum !== undefined ? { maximum } : {}) });
+  }
+  return new Map([...kept].map(([where, k]) => [where, k.message]));
+}
+
+/**
  * The router's refusals of a URL (escapes that are not UTF-8, a part over maxParamLength), which never
  * reach the error handler; Fastify's own echo the URL in English (API probe, 2026-11-30).
  */
@@ -93,10 +108,7 @@ export const errorHandlerPlugin = fp(
         return reply.status(err.status).send(err.body ?? { message: err.message, code: err.code });
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
-        const details = err.validation.map((v) => {
-          const where = (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.');
-          return where ? `${where}: ${v.message}` : (v.message ?? '');
-        });
+        const details = [...fieldMessages(err.validation).entries()].map(([where, message]) => (where ? `${where}: ${message}` : message));
         const message = `${SERVER_MSG.badRequest}：${details.join('；')}`;
         return reply.status(400).send({ message, code: 'validation', details });
       }

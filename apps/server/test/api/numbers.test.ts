@@ -76,6 +76,9 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     const product = await quote({ productId: 1.5 });
     expect(product.status).toBe(400);
     expect(((await product.json()) as { message: string }).message).toBe('请求参数不正确：works.0.productId: 必须是整数');
+    // One bound per field, the tighter (both the safe integers' and the id's were listed).
+    const huge = await quote({ productId: 1e308 });
+    expect(((await huge.json()) as { message: string }).message).toBe('请求参数不正确：works.0.productId: 不能大于2147483647');
     // What an API probe got before: 数值过小：期望 number >=0, 无效输入：期望 数字，实际接收 数字 (1e400), a regular expression.
     const batch = (raw: string) => fetch(`${t.url}/api/sales_order/batch`, { method: 'POST', headers: { authorization: `Bearer ${customer}`, 'content-type': 'application/json' }, body: raw });
     const works = JSON.stringify([{ uuid: randomUUID(), articleName: '作品', quantity: 1, productId: 1, propertyConfigId: 1 }]);
