@@ -66,6 +66,8 @@ export const MSG = {
 
   // --- A file an order refers to is the press's: no call changes or removes its bytes (LAN probe, 2026-11-29).
   orderedFileDelete: '该文件已下单，不能删除',
+  /** Addresses per work sent for a hub whose batch goes to one address. */
+  perWorkAddressUnified: '该客户统一收货，不能为作品分别填写地址',
   orderedFileOverwrite: '该文件已下单，不能覆盖；修改后的文件请换一个文件夹上传',
   orderedFileChange: '该文件已下单，不能修改',
 

@@ -180,6 +180,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           if (!single && sum !== w.quantity) throw refuse(MSG.locationQuantities(w.articleName, sum, w.quantity), 'bad-address');
         }
       } else {
+        // Addresses per work would be dropped: the batch goes to one address, so a client that sent them must hear it (API probe).
+        if (body.works.some((w) => w.orderLocations?.length)) throw refuse(MSG.perWorkAddressUnified, 'bad-address');
         unified = body.location;
         if (!unified) {
           const [d] = await db.select().from(customerLocations).where(and(eq(customerLocations.hubId, caller.hubId), eq(customerLocations.isDefault, true))).orderBy(desc(customerLocations.id)).limit(1);

@@ -116,6 +116,9 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { articleName: ' ' })] })).body.message).toBe('作品名称不能为空');
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { quantity: 0 })] })).body.message).toBe('好的：文件的订购数量必须大于0');
     expect((await order(demo, { deliveryMethod: 'Partial', works: [line(ok, photo5)] })).status).toBe(400);
+    // An address per work where the hub's batch goes to one address is refused, not dropped (the press would ship elsewhere).
+    const perWork = await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { orderLocations: [ADDRESS] })] });
+    expect([perWork.status, perWork.body.message]).toEqual([400, '该客户统一收货，不能为作品分别填写地址']);
     const badPhone = await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, phone: 'abc' }, works: [line(ok, photo5)] });
     expect([badPhone.status, badPhone.body.message]).toEqual([400, '收货地址的联系电话格式不正确']);
 
