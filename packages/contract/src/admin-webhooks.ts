@@ -17,6 +17,7 @@ export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/;
 
 export const WEBHOOK_MSG = {
   badUrl: 'Webhook 地址必须是 http:// 或 https:// 开头的完整网址',
+  credentialsInUrl: '接收地址不能包含用户名或密码，请在接收方改用签名密钥验证',
   badSecret: '签名密钥格式不正确：应为 whsec_ 加 Base64 编码的密钥（至少 24 字节）',
   fromEnv: 'Webhook 地址由服务器环境变量 WEBHOOK_URL 设置，不能在控制台修改',
   noEndpoint: '尚未设置 Webhook 地址',
@@ -54,7 +55,15 @@ export const WebhookUrl = z.string().trim().max(2000).refine((v) => {
   } catch {
     return false;
   }
-}, WEBHOOK_MSG.badUrl);
+}, WEBHOOK_MSG.badUrl).refine((v) => {
+  // fetch refuses a URL with credentials (and its error echoed them): an ERP that wants them takes a header or a secret path.
+  try {
+    const u = new URL(v);
+    return !u.username && !u.password;
+  } catch {
+    return true;
+  }
+}, WEBHOOK_MSG.credentialsInUrl);
 
 export const WebhookEndpoint = z.object({
   url: z.string(),

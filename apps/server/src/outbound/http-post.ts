@@ -6,6 +6,13 @@ export type PostResult = { statusCode: number | null; error: string | null; dura
 const EXCERPT_BYTES = 512;
 
 /**
+ * The answer as text a log can keep: control characters (NUL among them, which PostgreSQL's text refuses) become
+ * spaces. An ERP's binary or UTF-16 error page failed the attempt's log, and its delivery was sent again every
+ * 2 s, forever (API probe, 2026-11-30).
+ */
+const printable = (text: string) => text.replace(/[^\P{Cc}\t\n\r]+/gu, ' ');
+
+/**
  * POSTs a body to a URL the shop configured, bounded so that a hostile or broken receiver cannot hold a
  * delivery: one deadline for connecting, the answer's head and the excerpt read; redirects are not followed
  * (a 3xx is a failed attempt: a receiver must not steer our signed request at another address, such as
@@ -31,7 +38,7 @@ export async function postBounded(url: string, body: string, headers: Record<str
         n += value.length;
       }
       await reader.cancel().catch(() => {});
-      excerpt = Buffer.concat(parts).subarray(0, EXCERPT_BYTES).toString('utf8');
+      excerpt = printable(Buffer.concat(parts).subarray(0, EXCERPT_BYTES).toString('utf8'));
     }
     if (res.status >= 300 && res.status < 400) return { statusCode: res.status, error: WEBHOOK_MSG.redirect(res.status), durationMs: took() };
     const ok = res.status >= 200 && res.status < 300;

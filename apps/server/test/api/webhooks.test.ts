@@ -170,4 +170,36 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(log.items[0]).toMatchObject({ status: 'failed', attempts: 3, lastError: '接收方 1 秒内没有应答', nextAttemptAt: null });
     expect(log.items[0]!.attemptLog.every((a) => a.durationMs < 5000)).toBe(true);
   }, 90_000);
+
+  it('logs an ERP\'s error page holding NUL bytes and retries on its schedule (it was sent again every 2 s, forever: API probe)', async () => {
+    let hits = 0;
+    const binary = await hostileServer((_req, res) => { hits++; res.writeHead(500).end(Buffer.from('bad\0body\u0001 页面', 'utf8')); });
+    await setEndpoint({ url: binary });
+    const tried = await json<WebhookTestAnswer>(await t.call('POST', '/api/admin/webhooks/test', { token: operator }));
+    expect(tried).toMatchObject({ ok: false, statusCode: 500 });
+    expect(tried.error).not.toMatch(/[\u0000-\u0008]/);
+    const before = hits;
+    const [order] = await placePhotoOrders(t, demo, [{ name: '二进制', files: [{ path: '二进制.jpg', bytes: await photoMm(127, 89, 9) }] }]);
+    let log = await deliveries(`salesOrderNumber=${order!.salesOrderNumber}`);
+    for (let i = 0; i < 100 && log.items[0]?.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      log = await deliveries(`salesOrderNumber=${order!.salesOrderNumber}`);
+    }
+    expect(log.items[0]).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 500, nextAttemptAt: null });
+    expect(log.items[0]!.attemptLog).toHaveLength(3);
+    expect(log.items[0]!.lastError).toContain('bad body');
+    // Given up: nothing more is sent.
+    const after = hits;
+    expect(after - before).toBe(3);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hits).toBe(after);
+  }, 60_000);
+
+  it('refuses an endpoint with a user name or password in its URL (it was taken, then never delivered, and its error echoed the password)', async () => {
+    const res = await setEndpoint({ url: 'http://user:secret@127.0.0.1:9/' });
+    expect(res.status).toBe(400);
+    const body = await json<{ message: string }>(res);
+    expect(body.message).toContain('接收地址不能包含用户名或密码');
+    expect(body.message).not.toContain('secret');
+  });
 });
