@@ -2,7 +2,7 @@ import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { isPhoneNumber, type AdminAddressRow, type AdminHub, type AdminLogin } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, customerLocations, customers, salesOrders, users } from '../db/schema/index.ts';
-import { AddCustomerError, addCustomer, checkPassword } from '../db/seed/customers.ts';
+import { AddCustomerError, addCustomer, checkPassword, customerNameFree } from '../db/seed/customers.ts';
 import { hashPassword } from '../db/seed/passwords.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import type { AccountService } from './accounts.ts';
@@ -58,6 +58,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async create(input: { name: string; batchAddressParsing: boolean; customerName?: string | undefined }) {
       await nameFree(input.name);
       return db.transaction(async (tx) => {
+        await customerNameFree(tx, input.customerName || input.name).catch((e: unknown) => Promise.reject(e instanceof AddCustomerError ? conflict(e.message, 'customer-name-taken') : e));
         const [hub] = await tx.insert(customerHubs).values({ name: input.name, batchAddressParsing: input.batchAddressParsing }).returning({ id: customerHubs.id });
         await tx.insert(customers).values({ hubId: hub!.id, name: input.customerName || input.name });
         return { id: hub!.id };
@@ -85,7 +86,11 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
         const r = await addCustomer(db, { hub: hubId, login: input.login, password: input.password, customer: input.customerName });
         return await loginById(r.userId);
       } catch (e) {
-        if (e instanceof AddCustomerError) throw e.message.startsWith('登录名已存在') ? conflict(e.message, 'login-taken') : invalid(e.message);
+        if (e instanceof AddCustomerError) {
+          if (e.message.startsWith('登录名已存在')) throw conflict(e.message, 'login-taken');
+          if (e.message.startsWith('客户名称已存在')) throw conflict(e.message, 'customer-name-taken');
+          throw invalid(e.message);
+        }
         throw e;
       }
     },

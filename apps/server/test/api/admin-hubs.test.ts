@@ -48,6 +48,13 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     const taken = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'operator', password: 'xxxx' } });
     expect(taken.status).toBe(409);
     expect((await json<{ message: string }>(taken)).message).toBe('登录名已存在：operator');
+    // A customer named as another hub's customer is refused, adding a login or a hub: two of one name stopped every
+    // catalogue import (有多个客户名为 演示客户; API probe).
+    const twinCustomer = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'erin', password: 'erin1', customerName: '演示客户' } });
+    expect([twinCustomer.status, (await json<{ message: string }>(twinCustomer)).message]).toEqual([409, '客户名称已存在：演示客户（目录按客户名称定价，请换一个名称）']);
+    const twinHub = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '新门店X', customerName: '分批收货客户' } });
+    expect(twinHub.status).toBe(409);
+    expect((await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }))).some((h) => h.name === '新门店X')).toBe(false);
     const short = await t.call('POST', `/api/admin/hubs/${hub.id}/logins`, { token: op, body: { login: 'dave', password: 'x' } });
     expect(short.status).toBe(422);
     expect((await json<{ message: string }>(short)).message).toBe('密码至少 4 个字符');

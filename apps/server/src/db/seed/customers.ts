@@ -48,6 +48,15 @@ export function checkPassword(password: string) {
 }
 
 /**
+ * A new customer's name is no other customer's: the catalogue's prices name customers, and two of one name
+ * stopped every import (有多个客户名为…; API probe, 2026-11-30: the console made them).
+ */
+export async function customerNameFree(db: Pick<Db, 'select'>, name: string): Promise<void> {
+  const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.name, name)).limit(1);
+  if (taken) throw new AddCustomerError(`客户名称已存在：${name}（目录按客户名称定价，请换一个名称）`);
+}
+
+/**
  * Adds a login for a customer of a hub, creating the hub and the customer when asked to. Refuses a login
  * that exists. Everything happens in one transaction, so a refusal leaves nothing half made.
  */
@@ -89,12 +98,13 @@ export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddC
       } else {
         const existing = await tx.select({ id: customers.id, name: customers.name }).from(customers).where(eq(customers.hubId, hubId)).orderBy(customers.id);
         if (existing.length > 1) {
-          throw new AddCustomerError(`客户中心 ${hubId} 有多个客户（${existing.map((c) => c.name).join('、')}），请用 --customer 指定`);
+          throw new AddCustomerError(`客户中心 ${hubId} 有多个客户（${existing.map((c) => c.name).join('、')}），请指定客户名称（命令行：--customer）`);
         }
         customer = existing[0];
       }
       if (!customer) {
         // A hub's first customer takes the hub's name unless told otherwise; prices are looked up by this name.
+        await customerNameFree(tx, wanted || hubName);
         const [created] = await tx.insert(customers).values({ hubId, name: wanted || hubName }).returning({ id: customers.id, name: customers.name });
         if (!created) throw new Error('insert returned no row');
         customer = created;
