@@ -57,9 +57,9 @@ export async function runImportCatalogue(argv: string[], deps: CliDeps): Promise
     return 2;
   }
   const jsonPath = path.resolve(deps.cwd, file);
-  let text: string;
+  let text: Buffer;
   try {
-    text = await readFile(jsonPath, 'utf8');
+    text = await readFile(jsonPath);
   } catch (e) {
     deps.err(`无法读取 ${jsonPath}: ${e instanceof Error ? e.message : String(e)}`);
     return 1;

@@ -11,8 +11,8 @@ const refused = (problems: CatalogueProblem[]) =>
  */
 export function createAdminCatalogueService(db: Db, dirs: { templatesDir: string; imagesDir: string }) {
   return {
-    async import(jsonText: string, opts: { dryRun: boolean; prune: boolean }) {
-      const parsed = parseCatalogueFile(jsonText);
+    async import(file: Uint8Array, opts: { dryRun: boolean; prune: boolean }) {
+      const parsed = parseCatalogueFile(file);
       if (!parsed.ok) throw refused(parsed.problems);
       try {
         // A check (dryRun) runs the import and rolls it back: it says what the import would change, products

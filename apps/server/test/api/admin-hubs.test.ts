@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminAddressRow, AdminHub, AdminLogin, CustomerLocation } from '@portal/contract';
 import { DEMO_CATALOGUE_FILE } from '../../src/db/seed/demo.ts';
@@ -162,5 +163,34 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     const done = await json<{ imported: boolean; summary: string[] }>(same);
     expect(done.imported).toBe(true);
     expect(done.summary[1]).toMatch(/^产品: \d+（新增 0，更新 0，删除或取消 0）$/);
+  });
+
+  it('refuses a catalogue in GBK, nested past reason or with a number too long for its index, and takes imports at once one after the other (each was a 500 or garbage: API probe)', async () => {
+    const send = (body: string | Uint8Array, q = '') => fetch(`${t.url}/api/admin/catalogue/import${q}`, { method: 'POST', headers: { authorization: `Bearer ${op}`, 'content-type': 'application/json' }, body });
+    const problemsOf = async (res: Response) => (await json<{ problems: Array<{ path: string; message: string }> }>(res)).problems;
+    const text = await readFile(DEMO_CATALOGUE_FILE, 'utf8');
+    const gbk = await send(iconv.encode(text, 'gbk'), '?dryRun=true');
+    expect(gbk.status).toBe(422);
+    expect(await problemsOf(gbk)).toEqual([{ path: '', message: '目录文件不是 UTF-8 编码，请在编辑器中另存为 UTF-8 后再导入' }]);
+    const deep = await send(`{"categories":[${'{"key":"k","name":"n","children":['.repeat(1500)}${']}'.repeat(1500)}],"products":[]}`, '?dryRun=true');
+    expect(deep.status).toBe(422);
+    expect(await problemsOf(deep)).toEqual([{ path: '', message: '层级过深：最多嵌套 100 层' }]);
+    const good = JSON.parse(text) as { products: Array<{ number: string; skus: Array<{ number: string }> }>; prices: Array<{ sku: string }> };
+    const long = structuredClone(good);
+    long.products[0]!.number = `P${'x'.repeat(10_000)}`;
+    long.products[0]!.skus[0]!.number = `S${'y'.repeat(10_000)}`;
+    const tooLong = await send(JSON.stringify(long), '?dryRun=true');
+    expect(tooLong.status).toBe(422);
+    expect(await problemsOf(tooLong)).toEqual(expect.arrayContaining([{ path: 'products[0].number', message: '最长 100 个字符' }, { path: 'products[0].skus[0].number', message: '最长 100 个字符' }]));
+    // Four imports of a file with a new product, at once: each is imported in turn.
+    const more = structuredClone(good);
+    const added = structuredClone(more.products[0]!);
+    added.number = 'RACE-A';
+    added.skus = added.skus.map((sku, i) => ({ ...sku, number: `RACE-A-${i}` }));
+    // Its templates would be in a folder of its own, which the store has not: none.
+    for (const c of (added as unknown as { components: Array<Record<string, unknown>> }).components) delete c.templateFile;
+    more.products.push(added);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => send(JSON.stringify(more))));
+    expect(answers.map((r) => r.status), JSON.stringify(await Promise.all(answers.map((r) => r.clone().text())))).toEqual([200, 200, 200, 200]);
   });
 });

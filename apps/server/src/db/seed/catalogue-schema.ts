@@ -10,6 +10,8 @@ const REQUIRED = '必填';
 
 const text = z.string({ error: (i) => (i.input === undefined ? REQUIRED : '必须是文本') }).trim().min(1, { error: '不能为空' });
 const optionalText = z.string({ error: '必须是文本' }).trim().nullish();
+/** A key of the catalogue (a number, a category's key): indexed, and a product's names its folder of templates. */
+const key = text.max(100, { error: '最长 100 个字符' });
 
 /** The largest whole number an integer column holds (PostgreSQL integer). */
 const INT_MAX = 2_147_483_647;
@@ -39,7 +41,7 @@ const image = z.union([z.string().trim().regex(/^https?:\/\/\S+$/), relativeFile
 export type CategoryInput = { key: string; name: string; children?: CategoryInput[] | undefined };
 const categorySchema: z.ZodType<CategoryInput> = z.lazy(() =>
   z.strictObject({
-    key: text,
+    key,
     name: text,
     children: z.array(categorySchema).optional(),
   }),
@@ -85,8 +87,8 @@ const optionItemSchema = z.strictObject({
 
 const skuSchema = z.strictObject({
   /** The SKU's key (unique in the whole catalogue); prices name it. */
-  number: text,
-  skuNumber: text,
+  number: key,
+  skuNumber: key,
   /** One value name per option item, in the order of the product's optionItems. */
   options: z.array(text),
   saleable: bool.default(true),
@@ -102,9 +104,9 @@ const skuSchema = z.strictObject({
 
 const productSchema = z.strictObject({
   /** The product's key; also names its folder in the template store, hence the plain characters. */
-  number: text.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: '只能包含字母、数字、点、下划线和连字符' }),
+  number: key.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: '只能包含字母、数字、点、下划线和连字符' }),
   name: text,
-  categoryKey: text,
+  categoryKey: key,
   image,
   /**
    * What the price counts (../shared/spec/decisions.md §6): "print" (photos, posters: each file or page is a print; prints =

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../client.ts';
+import { lockSeeding } from './lock.ts';
 import {
   catalogueImports, customers, objectOperations, objectPapers, optionItems, optionValues, priceLines,
   productCategories, productComponents, products, propertyConfigs,
@@ -84,8 +85,34 @@ function jsonProblem(text: string, e: unknown): string {
   return `不是有效的 JSON：第${line}行第${column}列附近有错误${found.trim() ? `（此处是“${found}”）` : ''}`;
 }
 
-/** Reads the text of a catalogue file: the catalogue, or every problem found (not only the first). */
-export function parseCatalogueFile(jsonText: string): ParseCatalogueResult {
+/** Deeper than any catalogue needs (categories five levels deep are about 13); zod's recursion overflowed at 1,000. */
+const MAX_NESTING = 100;
+
+/** How deeply arrays and objects nest in a parsed JSON value, counted without recursion; stops past `limit`. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Reads the text of a catalogue file: the catalogue, or every problem found (not only the first). Bytes are
+ * read as UTF-8 and refused when they are not (a file saved as GBK imported its names as ���: API probe).
+ */
+export function parseCatalogueFile(file: string | Uint8Array): ParseCatalogueResult {
+  let jsonText: string;
+  try {
+    jsonText = typeof file === 'string' ? file : new TextDecoder('utf-8', { fatal: true }).decode(file);
+  } catch {
+    return { ok: false, problems: [{ path: '', message: '目录文件不是 UTF-8 编码，请在编辑器中另存为 UTF-8 后再导入' }] };
+  }
   let data: unknown;
   try {
     // Editors on Windows often save UTF-8 with a byte order mark, which JSON.parse refuses.
@@ -93,6 +120,7 @@ export function parseCatalogueFile(jsonText: string): ParseCatalogueResult {
   } catch (e) {
     return { ok: false, problems: [{ path: '', message: jsonProblem(jsonText, e) }] };
   }
+  if (nestingDepth(data, MAX_NESTING) > MAX_NESTING) return { ok: false, problems: [{ path: '', message: `层级过深：最多嵌套 ${MAX_NESTING} 层` }] };
   return validateCatalogue(data);
 }
 
@@ -274,6 +302,9 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
   if (files.problems.length) throw new CatalogueImportError(files.problems);
 
   return db.transaction(async (tx) => {
+    // Two imports at once run one after the other: the second found a new product the first had just inserted
+    // and answered 500 on its unique number (API probe, PostgreSQL).
+    await lockSeeding(tx);
     const { ids: customerIds, problems } = await resolveCustomers(tx, catalogue);
     if (problems.length) throw new CatalogueImportError(problems);
 

@@ -8,7 +8,8 @@ const CATALOGUE_MAX_BYTES = 20 * 1024 * 1024;
 export const adminCatalogueRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   // The file's text goes to the command's own reader (byte order mark, every problem at once), not to
   // Fastify's JSON parser; only within this plugin.
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CATALOGUE_MAX_BYTES }, (_request, body, done) => done(null, body));
+  // Its bytes, not Fastify's UTF-8 reading of them: a file in another encoding is refused, not imported as ���.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: CATALOGUE_MAX_BYTES }, (_request, body, done) => done(null, body));
 
   app.post('/catalogue/import', {
     schema: {
@@ -17,6 +18,6 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod<{ services: Services }>
       querystring: CatalogueImportQuery,
       response: { 200: CatalogueImportAnswer, 422: CatalogueImportRefusal },
     },
-  }, async (request) => services.adminCatalogue.import(typeof request.body === 'string' ? request.body : '',
+  }, async (request) => services.adminCatalogue.import(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
     { dryRun: request.query.dryRun === 'true', prune: request.query.prune === 'true' }));
 };
