@@ -110,8 +110,10 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
       for (const f of inComponentOrder(o.files, (x) => x.component, comps?.map((c) => c.name) ?? [])) {
         const s = await store.stat(o.hubId, f.filePath);
         if (!s || s.isDirectory) throw new AppError(409, 'file-missing', `订单${o.salesOrderNumber}的文件${f.fileName}已不存在，无法打包`);
-        // A file outside any component's folder belongs to the product's only component, if it has one.
-        const component = f.component ?? (comps?.length === 1 ? comps[0]!.name : '文件');
+        // A file outside any component's folder belongs to the component the check gave it when the order was
+        // placed, else to the product's only component, if it has one.
+        const checked = o.checkSummary?.rows.find((r) => r.itemPath === f.filePath && r.component !== null)?.component;
+        const component = f.component ?? checked ?? (comps?.length === 1 ? comps[0]!.name : '文件');
         const meta = stored.get(f.filePath)?.meta;
         files.push({
           order: o, component, filePath: f.filePath, size: s.size, pages: meta?.pages ?? 1,
@@ -142,8 +144,11 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
         const c = comps?.find((x) => x.name === name);
         const fromFiles = mine.filter((f) => f.component === name && !pagedFiles.has(f.filePath)).reduce((n, f) => n + f.pages, 0);
         const pdfPages = paged.get(name)?.pages ?? [];
+        // The size the files were checked against when the order was placed: an import since may have changed the
+        // product (its ticket said 152×89 mm for files checked at 127×89: API probe, 2026-11-30).
+        const ordered = o.checkSummary?.rows.find((r) => r.component === name && r.standardWidth !== null && r.standardHeight !== null);
         return {
-          name, size: c ? `${c.width}×${c.height} mm` : '—',
+          name, size: ordered ? `${ordered.standardWidth}×${ordered.standardHeight} mm` : c ? `${c.width}×${c.height} mm` : '—',
           pages: fromFiles + pdfPages.length,
           pageList: pdfPages.length ? pageRanges(pdfPages) : undefined,
           paper: componentPaper(name, names, o.sku, c?.objectPapers.map((p) => p.paper) ?? []),

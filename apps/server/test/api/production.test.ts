@@ -4,7 +4,7 @@
  * job ticket whose QR code a scanner reads as the SO number, and a manifest Excel opens.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import jsQR from 'jsqr';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductionLinkAnswer } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { salesOrders } from '../../src/db/schema/index.ts';
+import { DEMO_CATALOGUE_FILE } from '../../src/db/seed/demo.ts';
 import { renderPdfPage } from '../../src/media/pdfjs.ts';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { randomUUID } from 'node:crypto';
@@ -190,6 +191,34 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     expect(text).toMatch(/内页 尺寸 \S+ mm 页数 16（第3–18页） 纸张 157g铜版纸/);
     expect(text).not.toMatch(/纸张 \S*纸张[:：]/);
     expect(text).not.toMatch(/封面 [^内]*纸张 157g/);
+  }, 120_000);
+
+  it('prints on a ticket the size its files were checked against when ordered, after an import changed the product (it read the new size)', async () => {
+    const photo = await sharp({ create: { width: 1500, height: 1051, channels: 3, background: '#88aa66' } }).jpeg().withMetadata({ density: 300 }).toBuffer();
+    const folderId = randomUUID();
+    expect((await uploadFile(t, demo, photo, '改版前.jpg', { folderId })).done).toBeDefined();
+    const parsed = (await (await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/改版前.jpg`)}`, { token: demo })).json()) as
+      { message: { works: Array<{ uuid: string; articleName: string; filePath: string }> } };
+    const work = parsed.message.works[0]!;
+    const sku = await findSku(t, demo, 'PH-5', 'PH5-GL-NB');
+    expect(((await (await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } })).json()) as { state: number }).state).toBe(200);
+    const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
+      works: [{ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity: 1, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' }] } });
+    const so = ((await placed.json()) as { message: { orders: PlacedOrder[] } }).message.orders[0]!.salesOrderNumber;
+    // The shop's next catalogue makes 5寸 152 mm wide.
+    const catalogue = JSON.parse(await readFile(DEMO_CATALOGUE_FILE, 'utf8')) as { products: Array<{ number: string; components: Array<{ width: number }> }> };
+    catalogue.products.find((p) => p.number === 'PH-5')!.components[0]!.width = 152;
+    const operator = await t.login('operator', 'operator');
+    const importCatalogue = (body: string) => fetch(`${t.url}/api/admin/catalogue/import`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body });
+    expect((await importCatalogue(JSON.stringify(catalogue))).status).toBe(200);
+    try {
+      const { entries } = await download(`salesOrderNumber=${so}`);
+      const text = (await pdfText(entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes)).replaceAll(/\s+/g, ' ');
+      expect(text).toMatch(/照片 尺寸 127×89 mm/);
+    } finally {
+      // The demo catalogue again, for the tests after this one.
+      expect((await importCatalogue(await readFile(DEMO_CATALOGUE_FILE, 'utf8'))).status).toBe(200);
+    }
   }, 120_000);
 
   it('names on a board\'s ticket the board that was ordered, not every board its component may be (a PVC order read 5mm KT板、3mm PVC板)', async () => {
