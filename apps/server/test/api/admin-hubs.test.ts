@@ -132,11 +132,16 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     const huge = structuredClone(good) as unknown as { prices: Array<{ customerPrices: Array<{ amount: number }> }>; products: Array<Record<string, unknown>> };
     huge.prices[0]!.customerPrices[0]!.amount = 1e10;
     huge.products[0]!.maxNumberOfPages = 3_000_000_000;
+    // A size of 1e308 mm and a tolerance that passes every file (taken before: API probe).
+    const component = (huge.products[0]!.components as Array<Record<string, unknown>>)[0]!;
+    component.width = 1e308;
+    component.error = 1e308;
     for (const q of ['', '?dryRun=true']) {
       const past = await send(JSON.stringify(huge), q);
       expect(past.status).toBe(422);
       expect((await json<{ problems: Array<{ path: string; message: string }> }>(past)).problems).toEqual(expect.arrayContaining([
         { path: 'prices[0].customerPrices[0].amount', message: '不能大于 9999999999.99' }, { path: 'products[0].maxNumberOfPages', message: '不能大于 2147483647' },
+        { path: 'products[0].components[0].width', message: '不能大于 100000（毫米）' }, { path: 'products[0].components[0].error', message: '不能大于 1000' },
       ]));
     }
 

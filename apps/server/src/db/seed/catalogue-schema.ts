@@ -61,13 +61,16 @@ const operationSchema = z.strictObject({
   img: image,
 });
 
+/** A printed size in millimetres: up to 100 m (1e308 was taken: API probe). */
+const millimetres = positive.max(100_000, { error: '不能大于 100000（毫米）' });
+
 const componentSchema = z.strictObject({
   name: text,
   /** Finished size in millimetres. */
-  width: positive,
-  height: positive,
-  /** Tolerance; `errorType` says whether it is in millimetres or a percentage of the size. */
-  error: nonNegative.default(0),
+  width: millimetres,
+  height: millimetres,
+  /** Tolerance; `errorType` says whether it is in millimetres or a percentage of the size. Up to 1 m or 1000 %: a larger one passed every file. */
+  error: nonNegative.max(1000, { error: '不能大于 1000' }).default(0),
   errorType: z.enum(['mm', 'percent'], { error: '必须是 "mm" 或 "percent"' }).default('mm'),
   autoOrientationDetection: bool.default(false),
   /** Minimum DPI, 0 = no threshold. */
@@ -99,7 +102,7 @@ const skuSchema = z.strictObject({
   customToning: bool.default(false),
   toning: z.enum(['Manual', 'None'], { error: '必须是 "Manual" 或 "None"' }).default('None'),
   /** Sizes (mm) of some components for this SKU, by component name, overriding the component's own. */
-  componentSizes: z.record(z.string(), z.strictObject({ width: positive, height: positive })).nullish(),
+  componentSizes: z.record(z.string(), z.strictObject({ width: millimetres, height: millimetres })).nullish(),
 });
 
 const productSchema = z.strictObject({
