@@ -4,15 +4,18 @@
  * number; the customer sees 已发货 and the number in 我的订单 and cancels the other order while 待处理.
  * A customer opening /admin sees a refusal; the hubs and the catalogue import pages are shot too.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { chooseFivePrint, rowOf, upload } from '../support/ordering.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+
+const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('../../apps/server/src/db/seed/demo-catalogue.json', import.meta.url));
 
 /** A 41-character work name: such names made the operator's order table wider than the page (LAN probe). */
 const LONG_NAME = '取消照片之春季家庭旅行纪念照片合集海边日落与山顶日出全景高清大图珍藏版本第一册上卷';
@@ -176,6 +179,24 @@ describe('the operator console', () => {
     await page.getByText(/^目录文件有 \d+ 个问题，未导入$/).waitFor();
     await page.getByTestId('catalogue-problems').getByText('products[0].name').waitFor();
     await shot(page, 'admin-catalogue-problems');
+    // A complete catalogue of one product, checked: it says how many products the import would cancel, and 导入 asks first.
+    const catalogue = JSON.parse(await readFile(DEMO_CATALOGUE_FILE, 'utf8')) as { products: Array<{ number: string; skus: Array<{ number: string }> }>; prices: Array<{ sku: string }> };
+    const kept = catalogue.products[0]!;
+    const one = { ...catalogue, products: [kept], prices: catalogue.prices.filter((p) => kept.skus.some((s) => s.number === p.sku)) };
+    await page.locator('input[type=file]').setInputFiles({ name: 'one.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(one)) });
+    await page.getByText('已选择：one.json').waitFor();
+    await page.getByRole('checkbox', { name: /文件中没有的产品标记为已取消/ }).check();
+    await page.getByRole('button', { name: '检查' }).click();
+    const cancelled = catalogue.products.length - 1;
+    await page.locator('.ant-alert-warning').getByText(`检查通过，尚未导入：将取消 ${cancelled} 个产品`).waitFor();
+    await page.getByRole('button', { name: '导入', exact: true }).click();
+    const ask = page.locator('.ant-modal-confirm').filter({ hasText: '导入并取消文件中没有的产品？' });
+    await ask.getByText(`检查结果：将取消 ${cancelled} 个产品`).waitFor();
+    await shot(page, 'admin-catalogue-prune-confirm');
+    await ask.getByRole('button', { name: '取消' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    // Nothing was imported: the check's answer is still the page's last.
+    expect(await page.getByText('已导入').count()).toBe(0);
 
     // An address the console does not have: its 404 in the console's frame, back to its orders.
     await page.goto(`${server.url}/admin/no-such-page`);

@@ -20,6 +20,7 @@ const addressOf = (page: Page, name: string): Locator => rowOf(page, name).locat
 declare const document: {
   querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null; textContent: string | null }>;
   getElementById(id: string): { textContent: string | null } | null;
+  documentElement: { scrollWidth: number };
 };
 
 /** Everything a screen reader reads that is not the page's visible text: names, role descriptions, live regions, descriptions. */
@@ -262,6 +263,27 @@ describe('the batch upload page', () => {
       await expect.poll(() => page.getByRole('button', { name: '统一设置地址' }).getAttribute('class')).not.toContain('ant-btn-loading');
       expect(await ask.isVisible()).toBe(false);
       await addressOf(page, '收件乙').getByText(DEFAULT).waitFor();
+    });
+
+    it('a hub name as long as the console allows is cut in the header: the menu and 退出登录 stay in view at 1280×720 (they went off-screen)', async () => {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: 'operator' }) });
+      const operator = ((await auth.json()) as { id_token: string }).id_token;
+      const rename = (name: string) => fetch(`${server.url}/api/admin/hubs/2`, { method: 'PATCH', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      expect((await rename('分批收货客户'.repeat(16).slice(0, 100))).status).toBe(200);
+      try {
+        await page.reload();
+        await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+        await page.getByTestId('hub-name').waitFor();
+        const logout = await page.getByRole('button', { name: '退出登录' }).boundingBox();
+        expect(logout!.x + logout!.width).toBeLessThanOrEqual(1280);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+        for (const name of ['批量上传下单', '我的订单']) expect(await page.getByRole('menuitem', { name }).isVisible(), name).toBe(true);
+        await shot(page, 'batch-1280-long-hub');
+      } finally {
+        await rename('分批收货客户');
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
     });
   });
 });

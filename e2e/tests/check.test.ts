@@ -361,8 +361,12 @@ describe('choosing products and checking files', () => {
     expect(await entry.getAttribute('data-status')).toBe('dpiAbnormal');
     await entry.getByRole('button', { name: '重新校验' }).waitFor();
     await shot(page, 'check-dpi-abnormal');
+    // 文件问题汇总 names it under 分辨率不足 until 确认使用, then no more (it stayed: LAN walk, 2026-11-30).
+    const lowRes = page.getByTestId('triage').getByTestId('triage-sample').filter({ hasText: '低分辨率' });
+    await lowRes.first().waitFor();
     await entry.getByRole('button', { name: '确认使用' }).click();
     await row.getByText('已匹配').waitFor();
     await expect.poll(() => entry.count()).toBe(0);
+    await expect.poll(() => lowRes.count()).toBe(0);
   });
 });

@@ -48,13 +48,14 @@ export function PortalFrame({ home, before, after, nav, login, beside, onLogout 
         <Menu
           mode="horizontal"
           selectedKeys={selected}
-          style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
+          // Room for its items: squeezed, antd folds them into ··· (a long hub name did that at 1920 px).
+          style={{ flex: 1, minWidth: 220, borderBottom: 'none' }}
           items={nav.map((item) => ({ key: item.key, icon: item.icon, label: <NavLink to={item.key}>{item.label}</NavLink> }))}
         />
         <Flex align="center" gap={4} style={{ flexShrink: 0 }}>
           <Space size={6}>
             <UserOutlined />
-            <Typography.Text data-testid="account-login">{login}</Typography.Text>
+            <Typography.Text data-testid="account-login" ellipsis title={login} style={{ maxWidth: 160, display: 'block' }}>{login}</Typography.Text>
           </Space>
           {beside}
           <Button type="link" icon={<LogoutOutlined />} onClick={onLogout}>退出登录</Button>

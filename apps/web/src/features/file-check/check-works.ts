@@ -398,7 +398,10 @@ function createCheckFlow(page: Batch) {
 
   /** 确认使用 on a resolution warning: the work is good to order as it is. */
   function confirmUse(workUuid: string): void {
-    updateWork(workUuid, { state: 'match' });
+    // Its warnings leave 文件问题汇总 as 批量确认使用's do (they stayed there after 确认使用: LAN walk, 2026-11-30).
+    const result = rowOf(workUuid)?.checkResult;
+    const accepted = result && 'fileCheckResult' in result ? { ...result, resolutionAccepted: true } : result;
+    updateWork(workUuid, { state: 'match', ...(accepted !== result ? { checkResult: accepted } : {}) });
     removeQuietly([checkEntryIdOf(workUuid)]);
   }
 

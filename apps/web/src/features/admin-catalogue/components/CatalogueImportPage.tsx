@@ -1,5 +1,5 @@
 import { InboxOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Checkbox, Flex, List, Table, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Flex, List, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
@@ -8,12 +8,31 @@ import { useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
  * The catalogue import of the console: the shop's JSON file, checked by the server exactly as the
  * command checks it, every problem shown with the field it is at (path → message).
  */
+/** How many products an import cancels or removes, from its summary's 产品 line (…删除或取消 N）). */
+export const cancelledIn = (summary: readonly string[]): number => Number(/^产品.*删除或取消 (\d+)）/.exec(summary.find((l) => l.startsWith('产品')) ?? '')?.[1] ?? 0);
+
 export function CatalogueImportPage() {
+  const { modal } = App.useApp();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [prune, setPrune] = useState(false);
   const run = useImportCatalogue();
   const go = (dryRun: boolean) => file && run.mutate({ text: file.text, dryRun, prune });
   const outcome = run.data;
+  const cancels = outcome?.ok === true ? cancelledIn(outcome.summary) : 0;
+  // Products left out of a complete catalogue stop being sold at once: asked first (a one-product file took the demo
+  // shop's other eight offline with one click: LAN walk, 2026-11-30).
+  const importNow = () => {
+    if (!prune) return go(false);
+    const checked = outcome?.ok === true && !outcome.imported && run.variables?.prune && run.variables.text === file?.text;
+    void modal.confirm({
+      title: '导入并取消文件中没有的产品？',
+      content: checked
+        ? `检查结果：将取消 ${cancels} 个产品。被取消的产品客户不能再选择和下单（已下的订单不受影响）。`
+        : '文件中没有的产品将被取消，客户不能再选择和下单（已下的订单不受影响）。建议先点“检查”，看将取消几个产品。',
+      okText: '导入', okButtonProps: { danger: true }, cancelText: '取消',
+      onOk: () => { go(false); },
+    });
+  };
 
   return (
     <Flex vertical gap={16}>
@@ -34,11 +53,12 @@ export function CatalogueImportPage() {
           <Checkbox checked={prune} onChange={(e) => setPrune(e.target.checked)}>文件中没有的产品标记为已取消（文件即完整目录）</Checkbox>
           <Flex gap={8}>
             <Button disabled={!file} loading={run.isPending && run.variables?.dryRun} onClick={() => go(true)}>检查</Button>
-            <Button type="primary" disabled={!file} loading={run.isPending && !run.variables?.dryRun} onClick={() => go(false)}>导入</Button>
+            <Button type="primary" disabled={!file} loading={run.isPending && !run.variables?.dryRun} onClick={importNow}>导入</Button>
           </Flex>
           {run.isError && <Alert type="error" showIcon title={errorMessage(run.error)} />}
           {outcome?.ok === true && (
-            <Alert type="success" showIcon title={outcome.imported ? '已导入' : '检查通过，尚未导入'}
+            <Alert type={cancels > 0 ? 'warning' : 'success'} showIcon
+              title={`${outcome.imported ? '已导入' : '检查通过，尚未导入'}${cancels > 0 ? `：${outcome.imported ? '已' : '将'}取消 ${cancels} 个产品` : ''}`}
               description={<List size="small" dataSource={outcome.summary} renderItem={(l) => <List.Item>{l}</List.Item>} />} />
           )}
           {outcome?.ok === false && (

@@ -40,9 +40,9 @@ function LoginsTab({ hub, m }: { hub: AdminHub; m: Mutations }) {
       <FormDialog<LoginInput> open={adding} title={`添加登录账号：${hub.name}`} form={addForm} pending={m.addLogin.isPending} error={m.addLogin.error}
         onClose={() => setAdding(false)}
         onSubmit={(v) => m.addLogin.mutate({ hubId: hub.id, ...v }, { onSuccess: () => { setAdding(false); void message.success('已添加'); } })}>
-        <Form.Item label="登录名" name="login" rules={[{ required: true, whitespace: true, message: '请填写登录名' }]}><Input autoComplete="off" /></Form.Item>
+        <Form.Item label="登录名" name="login" rules={[{ required: true, whitespace: true, message: '请填写登录名' }]}><Input autoComplete="off" maxLength={50} /></Form.Item>
         <Form.Item label="密码" name="password" rules={[{ required: true, message: '请填写密码' }, { min: 4, message: '密码至少 4 个字符' }]}><Input.Password autoComplete="new-password" /></Form.Item>
-        <Form.Item label="客户名称" name="customerName" extra="选填；不填时为客户中心唯一的客户"><Input /></Form.Item>
+        <Form.Item label="客户名称" name="customerName" extra="选填；不填时为客户中心唯一的客户"><Input maxLength={100} showCount /></Form.Item>
       </FormDialog>
       <FormDialog<{ password: string }> open={resetting !== null} title={`重置密码：${resetting?.login ?? ''}`} form={pwForm} pending={m.resetPassword.isPending} error={m.resetPassword.error}
         onClose={() => setResetting(null)}
@@ -155,10 +155,10 @@ export function AdminHubsPage() {
       <FormDialog<HubInput> open={editing !== null} title={editing === 'new' ? '新增客户中心' : '重命名客户中心'} form={form}
         initialValues={editing === 'new' || editing === null ? { name: '', batchAddressParsing: false } : { name: editing.name }}
         pending={mutation.isPending} error={mutation.error} onClose={() => setEditing(null)} onSubmit={save}>
-        <Form.Item label="名称" name="name" rules={[{ required: true, whitespace: true, message: '请填写客户中心名称' }]}><Input /></Form.Item>
+        <Form.Item label="名称" name="name" rules={[{ required: true, whitespace: true, message: '请填写客户中心名称' }]}><Input maxLength={100} showCount /></Form.Item>
         {editing === 'new' && (
           <>
-            <Form.Item label="客户名称" name="customerName" extra="价格按客户名称匹配；不填时与客户中心同名"><Input /></Form.Item>
+            <Form.Item label="客户名称" name="customerName" extra="价格按客户名称匹配；不填时与客户中心同名"><Input maxLength={100} showCount /></Form.Item>
             <Form.Item label="按作品填写地址（batchAddressParsing）" name="batchAddressParsing" valuePropName="checked"><Switch /></Form.Item>
           </>
         )}

@@ -52,7 +52,8 @@ export function AdminOrderPage() {
       </Flex>
       <Card size="small" title="订单信息">
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={[
-          { key: 'hub', label: '客户中心', children: o.hubName },
+          // Cut to a line, whole on hover: a 100-character name squeezed 下单时间 into one character a line (LAN walk).
+          { key: 'hub', label: '客户中心', children: <Typography.Text ellipsis title={o.hubName} style={{ maxWidth: 260 }}>{o.hubName}</Typography.Text> },
           { key: 'customer', label: '客户', children: o.customerName },
           { key: 'created', label: '下单时间', children: time(o.createdAt) },
           { key: 'batch', label: '批次号', children: <span data-testid="batch-id">{o.batchId}</span> },

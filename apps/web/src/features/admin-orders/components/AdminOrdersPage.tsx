@@ -12,7 +12,8 @@ const columns: TableColumnsType<AdminOrderRow> = [
   { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 190, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
   { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
   { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 80 },
-  { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150 },
+  // One line too: a 100-character hub name made rows 280 px tall (LAN walk, 2026-11-30).
+  { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150, ellipsis: { showTitle: true } },
   // One line, the whole name on hover: an 80-character name made its row eight lines tall.
   { title: '作品', dataIndex: 'articleName', key: 'article', width: 160, ellipsis: { showTitle: true } },
   { title: '产品', key: 'product', width: 180, render: (_: unknown, o) => (

@@ -21,7 +21,8 @@ export function AppLayout() {
           <Divider orientation="vertical" />
           <Space size={6}>
             <ShopOutlined />
-            <Typography.Text type="secondary" data-testid="hub-name">
+            {/* Cut, whole on hover: a hub name of 100 characters pushed 退出登录 off a 1280 px screen and folded the menu (LAN walk). */}
+            <Typography.Text type="secondary" data-testid="hub-name" ellipsis title={hub.data.name} style={{ maxWidth: 240, display: 'block' }}>
               {hub.data.name}
             </Typography.Text>
           </Space>
