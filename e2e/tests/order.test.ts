@@ -449,6 +449,16 @@ describe('the batch order', () => {
       const unit = quote.message.lines[0]!.unitPrice.toFixed(2);
       await rows.filter({ hasText: '收件乙' }).getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
       await shot(page, 'order-payment1-partial');
+      // On a 1280×720 screen the amounts stay in view (金额 was off the table's edge: LAN walk, 2026-11-30).
+      await page.setViewportSize({ width: 1280, height: 720 });
+      try {
+        const amount = await page.locator('th').filter({ hasText: /^金额$/ }).boundingBox();
+        expect(amount!.x + amount!.width).toBeLessThanOrEqual(1280);
+        expect(await rows.filter({ hasText: '收件乙' }).locator('td').last().isVisible()).toBe(true);
+        await shot(page, 'order-payment1-partial-1280');
+      } finally {
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
       await page.getByRole('button', { name: '提交订单' }).click();
       await page.getByText('下单成功').waitFor();
       await page.getByRole('link', { name: '查看我的订单' }).click();
@@ -458,6 +468,17 @@ describe('the batch order', () => {
       await ordered.getByText('北京市东城区 东长安街 1 号').waitFor();
       await ordered.getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
       await page.getByText('共2个订单').waitFor();
+      // 我的订单 on a 1280×720 screen: 收货地址 ends where the fixed 金额 starts (it was cut under it: LAN walk, 2026-11-30).
+      await page.setViewportSize({ width: 1280, height: 720 });
+      try {
+        const address = await page.locator('th').filter({ hasText: '收货地址' }).boundingBox();
+        const money = await page.locator('th').filter({ hasText: '金额' }).boundingBox();
+        expect(address!.x + address!.width).toBeLessThanOrEqual(money!.x + 1);
+        expect(money!.x + money!.width).toBeLessThanOrEqual(1280);
+        await shot(page, 'orders-1280');
+      } finally {
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
       // The files of an order.
       await ordered.getByRole('button', { name: /展开/ }).click();
       await page.getByText('收件乙.jpg', { exact: true }).waitFor();

@@ -18,6 +18,7 @@ import {
   detailOf,
   freshUrl,
   messageOf,
+  withoutFile,
   pixelsOf,
   quantitySummary,
   sizeText,
@@ -246,7 +247,7 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
       if (answer.state !== 200) throw new Error('not deleted');
       // The server took the file out of the work, which must now be checked again.
       updateWork(work.uuid, { files: answer.message.files, pageCount: answer.message.pageCount, state: 'unmatch' });
-      markWorkChanged(work.uuid, messageOf({ ...model, rows: model.rows.filter((r) => r.itemPath !== row.itemPath), status: 'error' }));
+      markWorkChanged(work.uuid, messageOf(withoutFile(model, row.itemPath)));
       void message.success(MSG.deleteSuccess);
     } catch (error) {
       void message.error(isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.deleteFailed}：${error.message}` : MSG.deleteFailed);

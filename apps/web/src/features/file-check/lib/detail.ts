@@ -4,7 +4,7 @@
  */
 import type { CheckFileAnswer, FileCheckRow } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
-import { MM_PER_INCH, orientationFit, pxToMm } from '@portal/contract/rules';
+import { fileLabels, MM_PER_INCH, orientationFit, pxToMm } from '@portal/contract/rules';
 
 type CheckMessage = CheckFileAnswer['message'];
 
@@ -56,6 +56,22 @@ export function detailOf(message: unknown, fallbackName: string): DetailModel {
 }
 
 /** The model as a check message again (error-shaped), for the row and the entries to keep. */
+/** What 文件详情 says of a work once one of its files was deleted, before the work is checked again. */
+export const FILE_DELETED_RECHECK = '作品的文件已变化，请重新选择产品或重新校验';
+
+/**
+ * The detail after a file left the work: its row goes, and so do the red lines that spoke of it or of the
+ * whole work (its page count); the rest stay, under a line asking for a new check (they stayed as they were, the
+ * deleted file's too: LAN walk, 2026-11-30).
+ */
+export function withoutFile(model: Extract<DetailModel, { kind: 'rows' }>, itemPath: string): Extract<DetailModel, { kind: 'rows' }> {
+  const labels = fileLabels(model.rows.map((r) => r.itemPath));
+  const left = model.rows.filter((r) => r.itemPath !== itemPath);
+  const names = left.map((r) => `${labels.get(r.itemPath) ?? r.filename}：`);
+  const kept = model.messages.filter((m) => names.some((n) => m.startsWith(n)));
+  return { ...model, status: 'error', rows: left, pageCountWarning: false, messages: [FILE_DELETED_RECHECK, ...kept] };
+}
+
 export function messageOf(model: Extract<DetailModel, { kind: 'rows' }>): FailedMessage {
   return {
     workUuid: model.workUuid,

@@ -76,7 +76,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       {
         title: '作品名称',
         key: 'articleName',
-        width: 220,
+        width: 200,
         render: (_: unknown, r) => (
           <Flex vertical gap={2}>
             <Typography.Text>{r.articleName}</Typography.Text>
@@ -92,7 +92,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       {
         title: '产品详情',
         key: 'sku',
-        width: 180,
+        width: 150,
         render: (_: unknown, r) => (
           <Flex vertical gap={0}>
             {skuLines(r.line?.sku).map((s) => (
@@ -120,7 +120,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       cols.push({
         title: '收货地址',
         key: 'location',
-        width: 280,
+        width: 240,
         render: (_: unknown, r) => <Typography.Text style={{ fontSize: 12 }}>{locationText(r.location)}</Typography.Text>,
       });
     }
@@ -129,7 +129,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       {
         title: '计价',
         key: 'basis',
-        width: 220,
+        width: 200,
         render: (_: unknown, r) =>
           r.line?.pricing ? (
             <Typography.Text style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="price-basis">
@@ -144,6 +144,9 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
         key: 'amount',
         width: 110,
         align: 'right',
+        // Always in view: on a 1280 px screen it was off the table's edge (LAN walk, 2026-11-30); with an address
+        // per work the table is wider than such a screen and the other columns scroll under it.
+        fixed: 'right',
         render: (_: unknown, r) => (r.line ? <Typography.Text strong>{moneyText(r.line.amount)}</Typography.Text> : '—'),
       },
     );

@@ -86,9 +86,10 @@ function CancelButton({ order }: { order: SalesOrder }) {
 const columns: TableColumnsType<SalesOrder> = [
   {
     // The status sits under the number rather than in a column of its own: every column stays in sight.
+    // Every column adds up to 1,150 px (1,198 with the expand column): 收货地址 was cut under the fixed 金额 on a 1280 px screen (LAN walk, 2026-11-30).
     title: '订单号 / 状态',
     key: 'salesOrderNumber',
-    width: 190,
+    width: 180,
     render: (_: unknown, o) => (
       <Flex vertical gap={4} align="flex-start">
         <Typography.Text>{o.salesOrderNumber}</Typography.Text>
@@ -110,13 +111,13 @@ const columns: TableColumnsType<SalesOrder> = [
     title: '下单时间',
     dataIndex: 'createdAt',
     key: 'createdAt',
-    width: 160,
+    width: 140,
     render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
   },
   {
     title: '作品',
     key: 'work',
-    width: 170,
+    width: 140,
     render: (_: unknown, o) => (
       <Flex vertical gap={0}>
         <Typography.Text>{o.articleName}</Typography.Text>
@@ -129,7 +130,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '产品',
     key: 'product',
-    width: 180,
+    width: 150,
     render: (_: unknown, o) => (
       <Flex vertical gap={0}>
         <Typography.Text>{o.productName}</Typography.Text>
@@ -145,7 +146,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '页数',
     key: 'pages',
-    width: 90,
+    width: 70,
     align: 'right',
     // Extra pages only where the price counted them (copy basis); an older order did not price them.
     render: (_: unknown, o) => (o.pricing?.basis === 'copy' && o.addPageNum ? `${o.pageCount}（加${o.addPageNum}）` : o.pageCount),
@@ -153,7 +154,7 @@ const columns: TableColumnsType<SalesOrder> = [
   {
     title: '收货地址',
     key: 'location',
-    width: 260,
+    width: 230,
     render: (_: unknown, o) => {
       const l = o.orderLocations?.[0];
       if (!l) return '—';
