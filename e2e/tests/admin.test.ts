@@ -172,6 +172,17 @@ describe('the operator console', () => {
     await hub.locator('.ant-table-row-expand-icon').click();
     await page.getByRole('cell', { name: 'demo', exact: true }).waitFor();
     await shot(page, 'admin-hubs');
+    // 添加登录账号 with a taken name: refused; once the name is changed the refusal goes (it stayed beside the next one).
+    await page.getByRole('button', { name: '添加登录账号' }).first().click();
+    const add = page.getByRole('dialog', { name: /添加登录账号/ });
+    await add.getByLabel('登录名').fill('partial');
+    await add.getByLabel('密码').fill('abcd1');
+    await add.getByRole('button', { name: '保存' }).click();
+    await add.getByText('登录名已存在：partial').waitFor();
+    await add.getByLabel('登录名').fill('partial2');
+    await expect.poll(() => add.getByText('登录名已存在：partial').count()).toBe(0);
+    await add.getByRole('button', { name: '取消' }).click();
+    await add.waitFor({ state: 'hidden' });
     await page.getByRole('link', { name: '产品目录导入' }).click();
     await page.locator('input[type=file]').setInputFiles({ name: 'catalogue.json', mimeType: 'application/json', buffer: Buffer.from('{"products": [{"number": "X"}]}') });
     await page.getByText('已选择：catalogue.json').waitFor();

@@ -154,6 +154,8 @@ describe('文件详情 and 调整尺寸', () => {
     await toast(page, '裁切成功，文件校验通过');
     await detail.getByText('127×89 mm', { exact: true }).waitFor();
     await detail.getByRole('img', { name: '通过' }).waitFor();
+    // Its drawing says nothing is cut (it read 裁切填充裁掉 0.0%).
+    await detail.getByTestId('fit-drawing').getByText('无需裁切').waitFor();
     // Checked again on the server: the work is matched without 重新校验.
     await rowOf(page, '偏大照片').getByText('已匹配').waitFor();
     await closeDetail(detail);
