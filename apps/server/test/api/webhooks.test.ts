@@ -177,7 +177,7 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     await setEndpoint({ url: binary });
     const tried = await json<WebhookTestAnswer>(await t.call('POST', '/api/admin/webhooks/test', { token: operator }));
     expect(tried).toMatchObject({ ok: false, statusCode: 500 });
-    expect(tried.error).not.toMatch(/[\u0000-\u0008]/);
+    expect(tried.error).not.toMatch(/[^\P{Cc}\t\n\r]/u);
     const before = hits;
     const [order] = await placePhotoOrders(t, demo, [{ name: '二进制', files: [{ path: '二进制.jpg', bytes: await photoMm(127, 89, 9) }] }]);
     let log = await deliveries(`salesOrderNumber=${order!.salesOrderNumber}`);
