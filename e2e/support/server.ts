@@ -181,3 +181,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** The demo shop's catalogue, as the operator imports it in the console. */
+export const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('../../apps/server/src/db/seed/demo-catalogue.json', import.meta.url));
+
+/** A token from POST /api/authenticate, as an API client logs in (the password is the login's own name by default, as the demo's are). */
+export async function apiLogin(url: string, username: string, password = username): Promise<string> {
+  const res = await fetch(`${url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  if (res.status !== 200) throw new Error(`login ${username}: ${res.status}`);
+  return ((await res.json()) as { id_token: string }).id_token;
+}

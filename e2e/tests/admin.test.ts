@@ -7,15 +7,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { chooseFivePrint, rowOf, upload } from '../support/ordering.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
-
-const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('../../apps/server/src/db/seed/demo-catalogue.json', import.meta.url));
 
 /** A 41-character work name: such names made the operator's order table wider than the page (LAN probe). */
 const LONG_NAME = '取消照片之春季家庭旅行纪念照片合集海边日落与山顶日出全景高清大图珍藏版本第一册上卷';

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, shot } from '../support/browser.ts';
 import { afterStep, loggedIn, rowOf } from '../support/ordering.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { apiLogin, startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 
 const addressOf = (page: Page, name: string): Locator => rowOf(page, name).locator('xpath=following-sibling::*[1]');
@@ -267,8 +267,7 @@ describe('the batch upload page', () => {
 
     it('a hub name as long as the console allows is cut in the header: the menu and 退出登录 stay in view at 1280×720 (they went off-screen)', async () => {
       await page.setViewportSize({ width: 1280, height: 720 });
-      const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: 'operator' }) });
-      const operator = ((await auth.json()) as { id_token: string }).id_token;
+      const operator = await apiLogin(server.url, 'operator');
       const rename = (name: string) => fetch(`${server.url}/api/admin/hubs/2`, { method: 'PATCH', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
       expect((await rename('分批收货客户'.repeat(16).slice(0, 100))).status).toBe(200);
       try {

@@ -22,7 +22,7 @@ import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
 import { formField } from '../support/chunks.ts';
 import { afterStep, chooseFivePrint, leaveOrderPage, openOrderPage, rowOf, upload } from '../support/ordering.ts';
 import { chooseProduct } from '../support/picker.ts';
-import type { RunningServer } from '../support/server.ts';
+import { apiLogin, type RunningServer } from '../support/server.ts';
 import { distinctJpegCopy, labelledJpeg, zipOf } from '../support/upload-fixtures.ts';
 
 const FOLDER = '婚礼相册';
@@ -169,8 +169,7 @@ describe('a batch survives a reload', () => {
 
   it('another login of the customer finds the same works, a page whose draft changed there says so until it is loaded again, and 重置 closes the draft', async () => {
     // The draft holds the six works once the page has saved (asked as another login of the customer).
-    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
-    const token = ((await auth.json()) as { id_token: string }).id_token;
+    const token = await apiLogin(server.url, 'demo');
     const openWorks = async () => {
       const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
       return ((await res.json()) as { draft: { document: { works: unknown[] } } | null }).draft?.document.works.length ?? 0;
@@ -242,8 +241,7 @@ describe('a batch survives a reload', () => {
     await shot(page, 'draft-product-change-checking');
 
     // Reloaded while the check is out: the server's draft holds the work as not yet checked, and the page checks it again.
-    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
-    const token = ((await auth.json()) as { id_token: string }).id_token;
+    const token = await apiLogin(server.url, 'demo');
     const savedState = async () => {
       const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
       const doc = ((await res.json()) as { draft: { document: { works: Array<{ articleName: string; state?: string; productName?: string }> } } | null }).draft?.document;
@@ -291,8 +289,7 @@ describe('a batch survives a reload', () => {
     await refusal();
     // The server's draft holds both failed works and the refused file (a save built before the refusal
     // could end after it showed: its count alone would not say).
-    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
-    const token = ((await auth.json()) as { id_token: string }).id_token;
+    const token = await apiLogin(server.url, 'demo');
     type Saved = { works: Array<{ state?: string }>; uploads: Array<{ files: Array<{ refused?: string }> }> };
     const saved = async () => {
       const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });

@@ -8,11 +8,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, shot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { apiLogin, DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
 import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 import { afterStep, chooseFivePrint, clearToasts, loggedIn, rowOf, rowsOf, toast, upload } from '../support/ordering.ts';
@@ -50,15 +49,6 @@ async function pick(page: Page, scope: Locator, label: string, option: string): 
   await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
 }
 
-/** The demo shop's catalogue, as the operator imports it in the console. */
-const DEMO_CATALOGUE_FILE = fileURLToPath(new URL('../../apps/server/src/db/seed/demo-catalogue.json', import.meta.url));
-
-/** A token from POST /api/authenticate, as an API client logs in. */
-async function apiLogin(url: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { id_token: string }).id_token;
-}
 
 async function token(page: Page): Promise<string> {
   return page.evaluate(() => {

@@ -17,7 +17,7 @@ import yazl from 'yazl';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { apiLogin, startServer, type RunningServer } from '../support/server.ts';
 import { CORPUS_PDF } from '../support/upload-fixtures.ts';
 
 const UPLOADER_JS = createRequire(import.meta.url).resolve('simple-uploader.js/dist/uploader.js');
@@ -87,8 +87,7 @@ describe('simple-uploader.js with its defaults', () => {
     // The library's dist file from node_modules, served at an address of the page's own origin: the
     // app's Content-Security-Policy takes scripts from 'self' only, and the test leaves it on.
     await page.route(`${server.url}/test-vendor/uploader.js`, (route) => route.fulfill({ path: UPLOADER_JS, contentType: 'text/javascript' }));
-    const auth = await fetch(`${server.url}/api/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
-    token = ((await auth.json()) as { id_token: string }).id_token;
+    token = await apiLogin(server.url, 'demo');
   });
 
   afterAll(async () => {

@@ -21,6 +21,13 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     if (!h) throw notFound('客户中心不存在');
   }
   /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
+  /** The seed's refusals as the console's answers: a taken login or customer name is 409, the rest 422; anything else as it is. */
+  const refusalOf = (e: unknown) => {
+    if (!(e instanceof AddCustomerError)) return e;
+    if (e.message.startsWith('登录名已存在')) return conflict(e.message, 'login-taken');
+    if (e.message.startsWith('客户名称已存在')) return conflict(e.message, 'customer-name-taken');
+    return invalid(e.message);
+  };
   async function nameFree(name: string, hubId?: number) {
     const [taken] = await db.select({ id: customerHubs.id }).from(customerHubs)
       .where(and(eq(customerHubs.name, name), hubId === undefined ? undefined : ne(customerHubs.id, hubId)));
@@ -58,7 +65,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async create(input: { name: string; batchAddressParsing: boolean; customerName?: string | undefined }) {
       await nameFree(input.name);
       return db.transaction(async (tx) => {
-        await customerNameFree(tx, input.customerName || input.name).catch((e: unknown) => Promise.reject(e instanceof AddCustomerError ? conflict(e.message, 'customer-name-taken') : e));
+        await customerNameFree(tx, input.customerName || input.name).catch((e: unknown) => Promise.reject(refusalOf(e)));
         const [hub] = await tx.insert(customerHubs).values({ name: input.name, batchAddressParsing: input.batchAddressParsing }).returning({ id: customerHubs.id });
         await tx.insert(customers).values({ hubId: hub!.id, name: input.customerName || input.name });
         return { id: hub!.id };
@@ -86,12 +93,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
         const r = await addCustomer(db, { hub: hubId, login: input.login, password: input.password, customer: input.customerName });
         return await loginById(r.userId);
       } catch (e) {
-        if (e instanceof AddCustomerError) {
-          if (e.message.startsWith('登录名已存在')) throw conflict(e.message, 'login-taken');
-          if (e.message.startsWith('客户名称已存在')) throw conflict(e.message, 'customer-name-taken');
-          throw invalid(e.message);
-        }
-        throw e;
+        throw refusalOf(e);
       }
     },
 
@@ -100,8 +102,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
       try {
         checkPassword(password);
       } catch (e) {
-        if (e instanceof AddCustomerError) throw invalid(e.message);
-        throw e;
+        throw refusalOf(e);
       }
       const passwordHash = await hashPassword(password);
       const [u] = await db.update(users).set({ passwordHash, tokenVersion: sqlIncrement() }).where(eq(users.id, loginId)).returning({ id: users.id });
