@@ -60,11 +60,12 @@ describe('option, crop and detail rules', () => {
     const print5 = { width: 127, height: 89, error: 2, errorType: 'mm' as const, autoOrientationDetection: true, resolutionThreshold: 300, resolutionLimit: 1200 };
     // The whole image fits the 840×600 boundary (issue #17: not the spec's fixed 0.2).
     expect(initialZoom(image)).toBeCloseTo(840 / 1800);
-    const rect = initialRect(image, 300, print5, initialZoom(image));
-    expect(rect).toEqual({ x: 150, y: 77, width: 1500, height: 1051 });
-    expect(requestRect(rect, 0.2)).toEqual({ x: 30, y: 15.4, width: 300, height: 210.20000000000002, scale: 20 });
+    // The largest box of 5寸's proportions, at a whole dpi (343: 127×89 mm exactly), centred.
+    const rect = initialRect(image, print5, initialZoom(image));
+    expect(rect).toEqual({ x: 43, y: 2, width: 1715, height: 1202 });
+    expect(requestRect(rect, 0.2)).toMatchObject({ width: 343, scale: 20 });
     // A portrait image turns the rectangle with it when either orientation is allowed.
-    expect(initialRect({ width: 1205, height: 1800 }, 300, print5, 0.2)).toMatchObject({ width: 1051, height: 1500 });
+    expect(initialRect({ width: 1205, height: 1800 }, print5, 0.2)).toMatchObject({ width: 1202, height: 1715 });
     // Resizing keeps the proportions and the rectangle inside the image.
     const bigger = resizeRect(rect, 'se', 500, 0, image, rect.width / rect.height);
     expect(bigger.x + bigger.width).toBeLessThanOrEqual(image.width);
@@ -225,8 +226,9 @@ describe('choosing products and checking files', () => {
     await detail.getByRole('button', { name: '调整尺寸' }).click();
     const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
-    // The rectangle starts at the component's size at the photo's 300 dpi, centred.
-    await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
+    // The rectangle starts as the largest box of the component's proportions, centred: the whole photo trimmed
+    // to 5寸, printed at the dpi that makes it 127×89 mm.
+    await crop.getByTestId('crop-size').getByText(/1715×1202 px.*裁切后 343 dpi/).waitFor();
     await crop.getByTestId('crop-prediction').getByText(/尺寸符合/).waitFor();
     // Drag it a little: it stays inside the photo and keeps its size.
     const rect = crop.getByTestId('crop-rect');
@@ -236,7 +238,7 @@ describe('choosing products and checking files', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 15, box.y + box.height / 2 + 10, { steps: 5 });
     await page.mouse.up();
-    await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
+    await crop.getByTestId('crop-size').getByText(/1715×1202 px/).waitFor();
     await shot(page, 'check-crop');
     await crop.getByRole('button', { name: '确定' }).click();
     // The crop reports the work checked again on the server.

@@ -98,13 +98,14 @@ describe('文件详情 and 调整尺寸', () => {
     await row.waitFor();
   });
 
-  it('调整尺寸 on an image too small for the component warns before confirming and reports the re-checked failure', async () => {
+  it('调整尺寸 on an image with few pixels makes it the component\'s size at a low dpi, warned before confirming and after', async () => {
     const detail = await failingDetail(page, '小图', '5寸', '5寸照片冲印', ['光面', '无边框']);
     await detail.getByRole('button', { name: '调整尺寸' }).click();
     const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
-    await crop.getByText('图片像素不足，裁切后仍不符合尺寸要求').waitFor();
-    await crop.getByTestId('crop-prediction').getByText(/尺寸不符合/).waitFor();
+    // Any box becomes 127×89 mm; 100 px over 127 mm are 20 dpi, which the prediction warns of.
+    await crop.getByTestId('crop-prediction').getByText(/尺寸符合/).waitFor();
+    await crop.getByTestId('crop-prediction').getByText(/分辨率 20 dpi：不符合要求/).waitFor();
     // The whole image is shown, at a zoom that fills the viewport: not a dot.
     // (Polled: the dialog opens with a zoom animation.)
     const img = crop.getByRole('img', { name: '小图.jpg' });
@@ -115,9 +116,8 @@ describe('文件详情 and 调整尺寸', () => {
     await shot(page, 'detail-crop-small');
     await crop.getByRole('button', { name: '确定' }).click();
     await crop.waitFor({ state: 'hidden' });
-    await toast(page, /裁切完成，但文件仍不符合要求/);
-    expect(await toasts(page, '裁切成功').count()).toBe(0);
-    await detail.getByRole('img', { name: '不通过' }).waitFor();
+    // A crop never hides a resolution problem: the file is the size, and warned.
+    await toast(page, /裁切成功，但分辨率不符合要求/);
     await closeDetail(detail);
   });
 
@@ -145,9 +145,8 @@ describe('文件详情 and 调整尺寸', () => {
     await detail.getByRole('button', { name: '调整尺寸' }).click();
     const crop = await openedDialog(page.getByRole('dialog', { name: /调整尺寸/ }));
     await crop.getByTestId('crop-loading').waitFor({ state: 'hidden' });
-    await crop.getByTestId('crop-size').getByText(/1500×1051 px/).waitFor();
+    await crop.getByTestId('crop-size').getByText(/1715×1202 px/).waitFor();
     await crop.getByTestId('crop-prediction').getByText(/尺寸符合/).waitFor();
-    expect(await crop.getByText('图片像素不足，裁切后仍不符合尺寸要求').count()).toBe(0);
     await shot(page, 'detail-crop-normal');
     await crop.getByRole('button', { name: '确定' }).click();
     await crop.waitFor({ state: 'hidden' });

@@ -19,6 +19,8 @@ export const badRequest = (message: string = SERVER_MSG.badRequest, code = 'bad-
   new AppError(400, code, message, body);
 export const unauthorized = (message: string = SERVER_MSG.unauthenticated) => new AppError(401, 'unauthenticated', message);
 export const forbidden = (message: string = SERVER_MSG.forbidden) => new AppError(403, 'forbidden', message);
-export const notFound = (message: string = SERVER_MSG.notFound) => new AppError(404, 'not-found', message);
+export const notFound = (message: string = SERVER_MSG.notFound, code = 'not-found') => new AppError(404, code, message);
+/** The code of a 404 whose product or SKU is not (or no longer) in the catalogue: a quote names it on its line. */
+export const PRODUCT_GONE = 'product-not-found';
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
 export const tooMany = (message: string) => new AppError(429, 'too-many-requests', message);

@@ -358,6 +358,11 @@ export const CropBody = z.object({
   height: z.number().finite().positive(),
   scale: z.number().finite().positive().max(10000).default(100),
   rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
+  /**
+   * The density to state in the cropped file, in dpi: the box's pixels over the component's size, so the crop prints
+   * at that size (the crop dialog sends it when a component matched). Without it the file's density is kept.
+   */
+  dpi: z.number().int().min(1).max(65535).optional(),
 });
 export const CropAnswer = z.object({
   success: z.literal(true),
@@ -435,10 +440,11 @@ export const QuoteLine = z.object({
   uuid: z.string(), articleName: z.string(), productName: z.string(), sku: z.string(), quantity: z.number().int(),
   pageCount: z.number().int(), addPageNum: z.number().int(), unitPrice: z.number().nullable(), amount: z.number().nullable(),
   saleable: z.boolean(), problem: z.string().nullable(),
-  /** The product's basis, and how the amount is made (null without a price). */
-  priceBasis: PriceBasis, pricing: Pricing.nullable(),
+  /** The product's basis (null when the product or SKU left the catalogue), and how the amount is made (null without a price). */
+  priceBasis: PriceBasis.nullable(), pricing: Pricing.nullable(),
 });
-export const QuoteAnswer = z.object({ state: z.literal(200), message: z.object({ lines: z.array(QuoteLine), totalAmount: z.number() }) });
+/** problem: why the batch as a whole cannot be ordered though each line can (its total over the bound), else null. */
+export const QuoteAnswer = z.object({ state: z.literal(200), message: z.object({ lines: z.array(QuoteLine), totalAmount: z.number(), problem: z.string().nullable() }) });
 export const OrderStatusEnum = z.enum(ORDER_STATUSES);
 export const OrderTimelineEntry = z.object({
   from: OrderStatusEnum.nullable(), to: OrderStatusEnum, toText: z.string(), at: z.string(),

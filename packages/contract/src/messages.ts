@@ -68,6 +68,16 @@ export const MSG = {
   orderedFileDelete: '该文件已下单，不能删除',
   /** Addresses per work sent for a hub whose batch goes to one address. */
   perWorkAddressUnified: '该客户统一收货，不能为作品分别填写地址',
+  /** A batch address sent for a hub whose works each have their own (it would be dropped). */
+  unifiedAddressPartial: '该客户需为每个作品分别填写收货地址，不能统一填写',
+  /** A line sent to several addresses, one of them without its number of copies (the ticket printed it without 份数). */
+  locationQuantityMissing: (name: string) => `${name}：有多个收货地址时，每个地址都要填写数量`,
+  /** A work never checked against the product and SKU it is ordered with (../shared/spec/decisions.md §7: unchecked). */
+  workNotChecked: '尚未按所选产品校验，请重新选择产品并校验',
+  /** The product or SKU of a line left the catalogue since it was chosen. */
+  productGone: (name: string, reason: string) => `${name}：${reason}，请重新选择产品`,
+  /** The SKU's toning is fixed (customToning false) and the line asks for the other. */
+  toningFixed: (name: string, toning: 'Manual' | 'None') => `${name}：该商品的调色方式不能更改（${toning === 'Manual' ? '人工调色' : '不调色'}）`,
   orderedFileOverwrite: '该文件已下单，不能覆盖；修改后的文件请换一个文件夹上传',
   orderedFileChange: '该文件已下单，不能修改',
 

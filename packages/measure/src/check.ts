@@ -255,13 +255,25 @@ export function checkWork(measured: CheckItem[], components: CheckComponent[], p
     e.count++;
     counts.set(r.component.componentId, e);
   }
+  // Each component's own page count (a brochure's cover of 4): a work of one PDF is split by them above; a folder of
+  // files gives each component the pages assigned to it, checked here (a 3-page cover passed: LAN walk, 2026-11-30).
+  const componentMisses = pages.check && !splitFailure
+    ? components.flatMap((c) => {
+      const n = counts.get(c.id)?.count ?? 0;
+      const spec = c.pages;
+      if (!spec || ((spec.min === null || n >= spec.min) && (spec.max === null || n <= spec.max))) return [];
+      const wanted = spec.min !== null && spec.min === spec.max ? `${spec.min}页` : `${spec.min ?? 1}-${spec.max ?? '不限'}页`;
+      return [`${c.name}页数${n}不符合要求（${wanted}）`];
+    })
+    : [];
+  messages.splice(pageCountWarning ? 1 : 0, 0, ...componentMisses);
   const area = rows.reduce((s, r) => s + (r.width * r.height) / 1e6, 0);
   return {
-    pass: rows.every((r) => r.pass) && !pageCountWarning,
+    pass: rows.every((r) => r.pass) && !pageCountWarning && componentMisses.length === 0,
     rows,
     pageCount,
     addPageNum,
-    pageCountWarning,
+    pageCountWarning: pageCountWarning || componentMisses.length > 0,
     resolutionWarning: rows.some((r) => r.resolutionWarning),
     fileArea: Math.round(area * 1e6) / 1e6,
     // In the catalogue's order (正面 before 背面), whatever order the files came in.

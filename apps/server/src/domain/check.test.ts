@@ -39,6 +39,34 @@ describe('checkWork', () => {
     expect(out.fileArea).toBeCloseTo(2 * 0.127 * 0.089, 4);
   });
 
+  it('measures the area on the sizes it shows (0.1 mm): a board exported at 7087×10630 px for 600×900 mm is 0.54 m², not 0.55', () => {
+    // 7087 px at 300 dpi are 600.03 mm: on the exact sizes the price's round-up would charge every such file a
+    // started hundredth of a m² more than the board the press cuts (docs/decisions.md, Catalogue and prices).
+    const board = comp({ id: 7, name: '展板', width: 600, height: 900 });
+    const item = { ...img('kt.jpg', 600, 900), widthPx: 7087, heightPx: 10630 } as CheckItem;
+    const out = checkWork([item], [board], noPages);
+    expect([out.rows[0]!.width, out.rows[0]!.height]).toEqual([600, 900]);
+    expect(out.fileArea).toBe(0.54);
+  });
+
+  it('holds a folder\'s components to their own page counts: a cover of 3 pages fails where 4 are fixed (LAN walk)', () => {
+    const cover = comp({ id: 8, name: '封面', width: 210, height: 285, pages: { min: 4, max: 4 } });
+    const inner = comp({ id: 9, name: '内页', width: 210, height: 285, pages: { min: 8, max: 100 } });
+    const rule = { base: 4, min: 12, max: 104, check: true };
+    const folder = (covers: number, inners: number) => [
+      ...Array.from({ length: covers }, (_, i) => img(`c${i}.jpg`, 210, 285, 300, { folderComponent: '封面' })),
+      ...Array.from({ length: inners }, (_, i) => img(`i${i}.jpg`, 210, 285, 300, { folderComponent: '内页' })),
+    ];
+    const short = checkWork(folder(3, 10), [cover, inner], rule);
+    expect(short.pass).toBe(false);
+    expect(short.pageCountWarning).toBe(true);
+    expect(short.messages).toEqual(['封面页数3不符合要求（4页）']);
+    expect(checkWork(folder(4, 10), [cover, inner], rule).pass).toBe(true);
+    expect(checkWork(folder(4, 7), [cover, inner], { ...rule, min: null }).messages).toEqual(['内页页数7不符合要求（8-100页）']);
+    // checkNumberOfPages=false leaves page counts alone, as for the whole work.
+    expect(checkWork(folder(3, 10), [cover, inner], { ...rule, check: false }).pass).toBe(true);
+  });
+
   it('fails the swapped orientation without auto orientation, with a reason', () => {
     const card = comp({ id: 6, name: '正面', width: 90, height: 54 });
     const out = checkWork([img('c.jpg', 54, 90)], [card], noPages);

@@ -74,16 +74,27 @@ describe('money text', () => {
     expect(fenOfYuan(yuan)).toBe(fen);
   });
   it.each([['0.68', 68], ['12', 1200], ['12.3', 1230], ['12.30', 1230], ['0.00', 0], ['7.500000', 750]])('toFen(%s) = %d', (text, fen) => {
-    expect(toFen(text)).toBe(fen);
+    expect(toFen(text)).toBe(BigInt(fen));
     expect(fenText(fen)).toBe((fen / 100).toFixed(2));
+    expect(fenText(BigInt(fen))).toBe((fen / 100).toFixed(2));
   });
   it('refuses what is not a price in fen', () => {
     for (const bad of ['', 'abc', '-1', '0.685', '1e3']) expect(() => toFen(bad)).toThrow();
   });
   it('rounds areas up to a hundredth of a m²', () => {
-    expect(areaHundredths(0.0001, 1)).toBe(1);
-    expect(areaHundredths(0.113030, 1)).toBe(12);
-    expect(areaHundredths(0.113030, 100)).toBe(1131);
+    expect(areaHundredths(0.0001, 1)).toBe(1n);
+    expect(areaHundredths(0.113030, 1)).toBe(12n);
+    expect(areaHundredths(0.113030, 100)).toBe(1131n);
+  });
+  it('stays exact past 2^53 fen, where a number is not (API probe: a 1e15 pt page made the quote a 500)', () => {
+    expect(fenText(toFen('9999999999.99') * 10_000_000n)).toBe('99999999999900000.00');
+    expect(fenText(-5n)).toBe('-0.05');
+    // 200 m × 200 m at ¥9,999,999,999.99 a m², 10,000,000 copies: 4e11 m², exactly.
+    const big = priceWork(BANNER, [unit(1, '9999999999.99')], work({ fileArea: 40_000, copies: 10_000_000 }));
+    expect(big).toMatchObject({ units: '400000000000.00', amount: '3999999999996000000000.00' });
+    // A page too large for a number's area (1e200 pt a side) has no price; its check fails on its size.
+    expect(priceWork(BANNER, bannerLines, work({ fileArea: Number.POSITIVE_INFINITY }))).toBeNull();
+    expect(priceWork(PHOTO, [unit(1, '9999999999.99')], work({ pageCount: 10_000, copies: 10_000_000 }))?.amount).toBe('999999999999000000000.00');
   });
   it('shows an old order as 数量 × 单价', () => {
     expect(legacyBasisText(2, '0.68')).toBe('2 × ¥0.68');

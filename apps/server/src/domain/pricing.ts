@@ -8,7 +8,8 @@
  * prints, copies or square metres; the extra-page line is chosen at the same count.
  *
  * Money is exact: prices come in as decimal text (the database's numeric), are computed in fen (integer
- * cents) and go out as decimal text. Invariants: every amount is a whole number of fen; the only rounding
+ * cents, bigint: exact at any size, so a huge file's amount is refused by its bound, not lost) and go out as
+ * decimal text. Invariants: every amount is a whole number of fen; the only rounding
  * is the area's (up to 0.01 m²) and its amount's (half up to a fen).
  */
 
@@ -54,12 +55,15 @@ export type Pricing = {
 
 export const DEFAULT_UNIT_NAME: Record<PriceBasis, string> = { print: '张', copy: '份', area: '㎡' };
 
-/** Decimal text with at most two decimals → fen. Anything else is a bug of the caller (prices are numeric(12,2)). */
-export function toFen(amount: string): number {
+/**
+ * Decimal text with at most two decimals → fen. Anything else is a bug of the caller (prices are numeric(12,2)).
+ * A bigint: an amount (price × units of a huge file or count) may pass 2^53 fen, where a number is no longer exact.
+ */
+export function toFen(amount: string): bigint {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   const fraction = m?.[2] ?? '';
   if (!m || /[1-9]/.test(fraction.slice(2))) throw new Error(`not a price with at most two decimals: ${amount}`);
-  return Number(m[1]) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0'));
+  return BigInt(m[1]!) * 100n + BigInt(fraction.slice(0, 2).padEnd(2, '0'));
 }
 
 /**
@@ -73,10 +77,10 @@ export function fenOfYuan(yuan: number): number | null {
 }
 
 /** Fen → `12.30`. */
-export function fenText(fen: number): string {
-  const sign = fen < 0 ? '-' : '';
-  const abs = Math.abs(fen);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+export function fenText(fen: bigint | number): string {
+  const n = BigInt(fen);
+  const abs = n < 0n ? -n : n;
+  return `${n < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
 
 /** Hundredths of a m² → `1.08`. */
@@ -86,35 +90,37 @@ const hundredthsText = fenText;
  * The line of `kind` with the highest minimum not above `count` (counted in 1/`scale` units). A line from 1
  * is the price from the start, so it also prices an area under 1 m².
  */
-function lineAt(lines: readonly PriceLineInput[], kind: PriceLineKind, count: number, scale = 1): PriceLineInput | null {
+function lineAt(lines: readonly PriceLineInput[], kind: PriceLineKind, count: bigint, scale = 1n): PriceLineInput | null {
   let best: PriceLineInput | null = null;
   for (const l of lines) {
-    if (l.kind !== kind || (l.minQuantity > 1 && l.minQuantity * scale > count)) continue;
+    if (l.kind !== kind || (l.minQuantity > 1 && BigInt(l.minQuantity) * scale > count)) continue;
     if (!best || l.minQuantity > best.minQuantity) best = l;
   }
   return best;
 }
 
 /** Square metres × copies, in hundredths of a m², rounded up (a started hundredth is charged). */
-export function areaHundredths(fileArea: number, copies: number): number {
+export function areaHundredths(fileArea: number, copies: number): bigint {
   // fileArea comes from the check rounded to a millionth of a m²; work in those to stay exact.
-  const micro = Math.round(fileArea * 1e6) * copies;
-  return Math.ceil(micro / 1e4);
+  const micro = BigInt(Math.round(fileArea * 1e6)) * BigInt(copies);
+  return (micro + 9999n) / 10000n;
 }
 
 /** The work's price and its basis, or null when a price it needs is missing (no unit line, or no extra-page line for extra pages). */
 export function priceWork(product: PricingProduct, lines: readonly PriceLineInput[], work: PricingWork): Pricing | null {
   const copies = work.copies;
   if (!Number.isInteger(copies) || copies < 1) return null;
-  const yuan = (fen: number) => `¥${fenText(fen)}`;
+  const yuan = (fen: bigint) => `¥${fenText(fen)}`;
 
   if (product.basis === 'area') {
+    // A page of 1e200 pt has no area to price (its check fails on its size).
+    if (!Number.isFinite(work.fileArea) || work.fileArea < 0) return null;
     const hundredths = areaHundredths(work.fileArea, copies);
-    const line = lineAt(lines, 'unit', hundredths, 100);
+    const line = lineAt(lines, 'unit', hundredths, 100n);
     if (!line) return null;
     const unitFen = toFen(line.amount);
     // hundredths × fen / 100, half up to a fen.
-    const amountFen = Math.floor((hundredths * unitFen + 50) / 100);
+    const amountFen = (hundredths * unitFen + 50n) / 100n;
     const units = hundredthsText(hundredths);
     return {
       basis: 'area', unitName: DEFAULT_UNIT_NAME.area, units, unitPrice: fenText(unitFen), copies, extraPages: 0, extraPagePrice: null,
@@ -124,20 +130,20 @@ export function priceWork(product: PricingProduct, lines: readonly PriceLineInpu
 
   const unitName = product.unitName?.trim() || DEFAULT_UNIT_NAME[product.basis];
   const count = product.basis === 'print' ? work.pageCount * copies : copies;
-  const line = lineAt(lines, 'unit', count);
+  const line = lineAt(lines, 'unit', BigInt(count));
   if (!line) return null;
   const unitFen = toFen(line.amount);
-  let amountFen = count * unitFen;
+  let amountFen = BigInt(count) * unitFen;
   let text = `${count}${unitName} × ${yuan(unitFen)}`;
   let extraPages = 0;
   let extraPagePrice: string | null = null;
   if (product.basis === 'copy' && work.addPageNum > 0) {
-    const extra = lineAt(lines, 'extraPage', count);
+    const extra = lineAt(lines, 'extraPage', BigInt(count));
     if (!extra) return null;
     const extraFen = toFen(extra.amount);
     extraPages = work.addPageNum;
     extraPagePrice = fenText(extraFen);
-    amountFen += extraPages * extraFen * copies;
+    amountFen += BigInt(extraPages) * extraFen * BigInt(copies);
     text += ` + 加页 ${extraPages}页 × ${yuan(extraFen)} × ${copies}${unitName}`;
   }
   return {

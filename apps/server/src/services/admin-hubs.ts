@@ -6,6 +6,7 @@ import { AddCustomerError, addCustomer, checkPassword, customerNameFree } from '
 import { hashPassword } from '../db/seed/passwords.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import type { AccountService } from './accounts.ts';
+import { firstUnknownRegion } from './locations.ts';
 
 const invalid = (message: string, code = 'invalid') => new AppError(422, code, message);
 
@@ -43,8 +44,9 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     if (!r) throw notFound('登录不存在');
     return loginOut(r);
   }
-  function checkAddress(a: AddressInput) {
+  async function checkAddress(a: AddressInput) {
     if (!isPhoneNumber(a.phone)) throw invalid('联系电话格式不正确', 'bad-address');
+    if (await firstUnknownRegion(db, [a]) >= 0) throw invalid('省、市、区不正确，请从列表中选择', 'bad-address');
   }
 
   return {
@@ -130,7 +132,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
 
     /** A hub's address; a default one replaces the hub's former default (one default per hub). */
     async addAddress(hubId: number, a: AddressInput): Promise<{ id: number }> {
-      checkAddress(a);
+      await checkAddress(a);
       return db.transaction(async (tx) => {
         const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.hubId, hubId)).orderBy(customers.id).limit(1);
         if (!customer) throw notFound('客户中心不存在');
@@ -141,7 +143,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     },
 
     async updateAddress(addressId: number, a: AddressInput): Promise<{ id: number }> {
-      checkAddress(a);
+      await checkAddress(a);
       return db.transaction(async (tx) => {
         const [row] = await tx.update(customerLocations).set(a).where(eq(customerLocations.id, addressId)).returning({ id: customerLocations.id, hubId: customerLocations.hubId });
         if (!row) throw notFound('地址不存在');

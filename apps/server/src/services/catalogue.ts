@@ -6,7 +6,7 @@ import {
   productComponents, products, propertyConfigs,
 } from '../db/schema/index.ts';
 import { DEFAULT_UNIT_NAME, type PriceBasis, type PriceLineInput } from '../domain/pricing.ts';
-import { notFound } from '../errors.ts';
+import { notFound, PRODUCT_GONE } from '../errors.ts';
 import type { FileUrls } from './file-urls.ts';
 import { escapeLike } from '../db/like.ts';
 
@@ -233,8 +233,8 @@ export function createCatalogueService(db: Db, urls: FileUrls) {
      */
     async checkSpec(hubId: number, productId: number, propertyConfigId: number) {
       const [[row], comps] = await Promise.all([specStatement.execute({ hubId, productId, propertyConfigId }), specComponents.execute({ productId })]);
-      if (!row) throw notFound('商品不存在');
-      if (row.configId === null) throw notFound('商品配置不存在');
+      if (!row) throw notFound('商品不存在', PRODUCT_GONE);
+      if (row.configId === null) throw notFound('商品配置不存在', PRODUCT_GONE);
       return {
         product: { pageCount: row.pageCount, minNumberOfPages: row.minNumberOfPages, maxNumberOfPages: row.maxNumberOfPages, priceBasis: row.priceBasis },
         config: { id: row.configId, minPageCount: row.minPageCount, maxPageCount: row.maxPageCount, componentSizes: row.componentSizes ?? {} },

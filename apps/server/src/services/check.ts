@@ -207,7 +207,8 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     // The check sets page counts on its components: its own copies when the SKU's are shared by a batch.
     const components = specComponents.map((c) => ({ ...c }));
 
-    if (components.length > 1 && work.files.length === 1 && kindOf(work.files[0]!.filePath) === 'pdf') {
+    // Each component's page counts: they split a work of one PDF, and bound what a folder gives each component.
+    if (components.length > 1) {
       const counts = new Map((await paperPages.execute({ ids: components.map((c) => c.id) })).map((r) => [r.componentId, r]));
       for (const c of components) {
         const n = counts.get(c.id);

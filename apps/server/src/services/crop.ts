@@ -12,14 +12,14 @@ import { cleanRelativePath } from '../storage/paths.ts';
 import type { OrderedPaths } from './ordered-paths.ts';
 import type { PreviewService } from './previews.ts';
 
-export type CropRequest = { path: string; x: number; y: number; width: number; height: number; scale: number; rotation: 0 | 90 | 180 | 270 };
+export type CropRequest = { path: string; x: number; y: number; width: number; height: number; scale: number; rotation: 0 | 90 | 180 | 270; dpi?: number | undefined };
 
 const refuse = (message: string) => new AppError(400, 'crop-refused', message, { success: false, message });
 
 /**
  * cropImg: turns the image as displayed (EXIF orientation applied) by the rotation, then cuts the
- * rectangle, given in pixels of the image shown at `scale` percent. The density is kept. The stored file
- * is replaced; the first original is kept under .originals/ so the crop can be undone.
+ * rectangle, given in pixels of the image shown at `scale` percent. The density is `dpi` when given (the box
+ * becomes the component's size), else kept. The stored file is replaced; the first original is kept under .originals/ so the crop can be undone.
  */
 export function createCropService(deps: { db: Db; store: FileStore; previews: PreviewService; ordered: OrderedPaths }) {
   const { db, store } = deps;
@@ -70,7 +70,7 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       const src = store.localPath(hubId, rel);
       let out: Buffer;
       try {
-        out = await cropImage(src, { rotation: req.rotation, rect, format: formatOf(rel), density: meta.dpiStated === true ? Number(meta.dpi) : null });
+        out = await cropImage(src, { rotation: req.rotation, rect, format: formatOf(rel), density: req.dpi ?? (meta.dpiStated === true ? Number(meta.dpi) : null) });
       } catch {
         throw refuse(MSG.fileBroken);
       }

@@ -1,9 +1,28 @@
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { CustomerLocation } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerLocations, locationCities, locationDistricts, locationProvinces } from '../db/schema/index.ts';
 import { forbidden } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
+
+type Region = { province: string; city: string; district: string };
+
+/**
+ * Whether each address's province, city and district are one of the region tables' (the page's selects offer
+ * only those; an integration could send 火星, or 深圳市 under 北京市, and the press would ship there: API probe).
+ * Answers the index of the first that is not, or -1.
+ */
+export async function firstUnknownRegion(db: Db, list: readonly Region[]): Promise<number> {
+  if (!list.length) return -1;
+  const districts = [...new Set(list.map((l) => l.district.trim()))];
+  const known = await db.select({ province: locationProvinces.name, city: locationCities.name, district: locationDistricts.name })
+    .from(locationDistricts)
+    .innerJoin(locationCities, eq(locationCities.id, locationDistricts.cityId))
+    .innerJoin(locationProvinces, eq(locationProvinces.id, locationCities.provinceId))
+    .where(inArray(locationDistricts.name, districts));
+  const keys = new Set(known.map((r) => `${r.province}\u0000${r.city}\u0000${r.district}`));
+  return list.findIndex((l) => !keys.has(`${l.province.trim()}\u0000${l.city.trim()}\u0000${l.district.trim()}`));
+}
 
 type Condition = { field: 'customerHubId' | 'isDefault' | 'customerId' | 'id'; operator: 'equals'; value: number | boolean | string };
 

@@ -9,14 +9,17 @@ import type { CheckOutcome } from '../domain/check.ts';
 import { inComponentOrder } from '../domain/components.ts';
 import { salesOrderNumber } from '../domain/order-number.ts';
 import { fenOfYuan, fenText, legacyBasisText, priceWork, toFen, type Pricing as DomainPricing } from '../domain/pricing.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, PRODUCT_GONE } from '../errors.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { AccountService } from './accounts.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
+import { firstUnknownRegion } from './locations.ts';
 import type { OrderStatusService } from './order-status.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
+
+const MAX_AMOUNT_FEN = BigInt(LIMITS.maxAmountFen);
 
 const refuse = (message: string, code = 'order-refused') => new AppError(400, code, message);
 
@@ -91,12 +94,17 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
   /** Prices and verifies one work; `problem` names why it cannot be ordered (null when it can). */
   async function quoteOne(caller: Caller, w: QuoteWork, catalogue: ReturnType<typeof catalogueOf>) {
     const name = w.articleName.trim();
-    const checked = await deps.check.check(caller.hubId, { workUuid: w.uuid, filePath: '', productId: w.productId, propertyConfigId: w.propertyConfigId }, { dryRun: true })
-      .catch((err: unknown) => {
-        // Name the work the customer would look for, whatever was not found (the work, the product, the SKU).
-        if (err instanceof AppError && err.status === 404) throw new AppError(404, 'not-found', `${name || w.uuid}：${err.message}`);
-        throw err;
-      });
+    let checked;
+    try {
+      checked = await deps.check.check(caller.hubId, { workUuid: w.uuid, filePath: '', productId: w.productId, propertyConfigId: w.propertyConfigId }, { dryRun: true });
+    } catch (err) {
+      // A product or SKU that left the catalogue is this line's problem: the batch's other lines are still
+      // quoted (the whole quote was a 404, and /payment1 showed 报价失败 for every line: API probe).
+      if (err instanceof AppError && err.code === PRODUCT_GONE) return goneLine(w, name, err.message);
+      // Name the work the customer would look for when the work itself is not found.
+      if (err instanceof AppError && err.status === 404) throw new AppError(404, 'not-found', `${name || w.uuid}：${err.message}`);
+      throw err;
+    }
     const { outcome, work } = checked;
     const details = await catalogue.details(w.productId);
     const config = details.propertyConfigs.find((c) => c.id === w.propertyConfigId)!;
@@ -106,14 +114,18 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     const pricing = countable
       ? priceWork(table.product, table.lines, { copies: w.quantity, pageCount: outcome.pageCount, addPageNum: outcome.addPageNum, fileArea: outcome.fileArea })
       : null;
+    // Checked means checked against this product and SKU (../shared/spec/decisions.md §7 refuses the unchecked):
+    // the order's own re-check decides the verdict, the stored one says the customer chose and checked it.
+    const unchecked = work.checkedAt === null || work.productId !== w.productId || work.propertyConfigId !== w.propertyConfigId;
     let problem: string | null = null;
     if (!name) problem = MSG.emptyWorkName;
-    else if (!(w.quantity >= 1)) problem = MSG.quantityBelowOne;
+    else if (!(w.quantity >= 1)) problem = `${name}：${MSG.quantityBelowOne}`;
     else if (w.quantity > LIMITS.maxOrderQuantity) problem = `${name}：${MSG.quantityTooLarge}`;
+    else if (unchecked) problem = `${MSG.workCheckFailed(name)}：${MSG.workNotChecked}`;
     else if (!outcome.pass) problem = `${MSG.workCheckFailed(name)}：${outcome.messages[0] ?? ''}`;
     else if (!config.saleable) problem = `${name}：${MSG.notSaleable}`;
     else if (pricing === null) problem = MSG.noPrice(name);
-    else if (toFen(pricing.amount) > LIMITS.maxAmountFen) problem = MSG.amountTooLarge(name);
+    else if (toFen(pricing.amount) > MAX_AMOUNT_FEN) problem = MSG.amountTooLarge(name);
     return {
       line: {
         uuid: w.uuid, articleName: name, productName: details.name, sku: config.sku, quantity: w.quantity, pageCount: outcome.pageCount,
@@ -123,12 +135,27 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       pricing,
       work,
       outcome,
+      config,
+    };
+  }
+
+  /** The line of a work whose product or SKU is gone: nothing to price, nothing to order. */
+  function goneLine(w: QuoteWork, name: string, reason: string) {
+    return {
+      line: {
+        uuid: w.uuid, articleName: name, productName: '', sku: '', quantity: w.quantity, pageCount: 0, addPageNum: 0, unitPrice: null, amount: null,
+        saleable: false, problem: MSG.productGone(name || w.uuid, reason), priceBasis: null, pricing: null,
+      },
+      pricing: null,
+      work: null,
+      outcome: null,
+      config: null,
     };
   }
 
   /** The sum of the priced lines, exact, in fen. */
   const totalFenOf = (list: ReadonlyArray<{ pricing: DomainPricing | null }>) =>
-    list.reduce((s, q) => s + (q.pricing ? toFen(q.pricing.amount) : 0), 0);
+    list.reduce((s, q) => s + (q.pricing ? toFen(q.pricing.amount) : 0n), 0n);
 
   async function quoteAll(caller: Caller, list: QuoteWork[]) {
     const seen = new Set<string>();
@@ -145,7 +172,10 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
   return {
     async quote(caller: Caller, list: QuoteWork[]) {
       const quoted = await quoteAll(caller, list);
-      return { state: 200 as const, message: { lines: quoted.map((q) => q.line), totalAmount: Number(fenText(totalFenOf(quoted))) } };
+      const totalFen = totalFenOf(quoted);
+      // The bound the order applies to the batch, said before 提交订单 rather than after it (API probe).
+      const problem = totalFen > MAX_AMOUNT_FEN && !quoted.some((q) => q.line.problem) ? MSG.totalTooLarge : null;
+      return { state: 200 as const, message: { lines: quoted.map((q) => q.line), totalAmount: Number(fenText(totalFen)), problem } };
     },
 
     async placeBatch(caller: Caller, body: BatchOrderBody) {
@@ -170,9 +200,13 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       for (const w of body.works) if (w.quantity > LIMITS.maxOrderQuantity) throw refuse(`${w.articleName}：${MSG.quantityTooLarge}`);
       let unified: OrderLocation | undefined;
       if (expected === 'Partial') {
+        // A batch address would be dropped: each work goes to its own (API probe).
+        if (body.location) throw refuse(MSG.unifiedAddressPartial, 'bad-address');
         for (const w of body.works) {
           if (!w.orderLocations?.length) throw refuse(MSG.badAddress(w.articleName), 'bad-address');
           for (const l of w.orderLocations) checkLocation(w.articleName, l);
+          // Several addresses: each says how many it gets (one without a number was stored, and ticketed, without 份数).
+          if (w.orderLocations.length > 1 && w.orderLocations.some((l) => l.quantity === undefined)) throw refuse(MSG.locationQuantityMissing(w.articleName), 'bad-address');
           // The copies sent to each address add up to the line's: the press prints what is paid for.
           // One address without a number takes them all.
           const single = w.orderLocations.length === 1 && w.orderLocations[0]!.quantity === undefined;
@@ -190,6 +224,10 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         }
         checkLocation('收货地址', unified);
       }
+      const sent = body.works.flatMap((w) => (w.orderLocations ?? []).map((l) => ({ name: w.articleName, l })));
+      if (unified) sent.push({ name: '收货地址', l: unified });
+      const unknown = await firstUnknownRegion(db, sent.map((x) => x.l));
+      if (unknown >= 0) throw refuse(MSG.badAddress(sent[unknown]!.name), 'bad-address');
       // An address named by its id is one of this hub's.
       const named = [unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].map((l) => l?.addressId);
       const addressIds = [...new Set(named.filter((id) => id !== undefined))];
@@ -202,15 +240,22 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const quoted = await quoteAll(caller, body.works);
       const failing = quoted.find((q) => q.line.problem);
       if (failing) throw refuse(failing.line.problem!, 'work-refused');
+      // Every line without a problem has its check, work and SKU.
+      const ready = quoted.map((q) => ({ ...q, work: q.work!, outcome: q.outcome!, config: q.config! }));
+      // A SKU whose toning the customer may not switch (customToning false) is ordered with its own.
+      body.works.forEach((w, i) => {
+        const config = ready[i]!.config;
+        if (!config.customToning && w.toning !== config.toning) throw refuse(MSG.toningFixed(w.articleName, config.toning), 'work-refused');
+      });
 
       // Bounded and stored from the exact sum in fen, never from a float of it.
       const totalFen = totalFenOf(quoted);
-      if (totalFen > LIMITS.maxAmountFen) throw refuse(MSG.totalTooLarge);
+      if (totalFen > MAX_AMOUNT_FEN) throw refuse(MSG.totalTooLarge);
       // The customer confirmed another total (a price changed since /payment1 showed it): they see the new one first.
       if (body.expectedTotalAmount !== undefined) {
         const confirmedFen = fenOfYuan(body.expectedTotalAmount);
         if (confirmedFen === null) throw badRequest(MSG.confirmedTotalNotFen, 'validation');
-        if (confirmedFen !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
+        if (BigInt(confirmedFen) !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
       }
       const totalAmount = Number(fenText(totalFen));
       return db.transaction(async (tx) => {
@@ -225,7 +270,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
           return placedBefore(again!);
         }
-        const rows = quoted.map((q, i) => {
+        const rows = ready.map((q, i) => {
           const w = body.works[i]!;
           return {
             hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,

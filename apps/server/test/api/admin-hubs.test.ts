@@ -102,6 +102,11 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     const badPhone = await t.call('PUT', `/api/admin/addresses/${id}`, { token: op, body: { ...ADDRESS, phone: '12' } });
     expect(badPhone.status).toBe(422);
     expect((await json<{ message: string }>(badPhone)).message).toBe('联系电话格式不正确');
+    // Only the region tables' provinces, cities and districts (an integration sent 火星, and 深圳市 under 北京市: API probe).
+    for (const region of [{ province: '火星' }, { province: '北京市', city: '深圳市' }]) {
+      const r = await t.call('PUT', `/api/admin/addresses/${id}`, { token: op, body: { ...ADDRESS, ...region } });
+      expect([r.status, (await json<{ message: string }>(r)).message]).toEqual([422, '省、市、区不正确，请从列表中选择']);
+    }
     const noContact = await t.call('POST', '/api/admin/hubs/1/addresses', { token: op, body: { ...ADDRESS, contact: '' } });
     expect(noContact.status).toBe(400);
     expect((await json<{ message: string }>(noContact)).message).toMatch(/请填写收件人/);

@@ -123,19 +123,19 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
   it('checks a brochure folder by component subfolders and page limits of the SKU', async () => {
     const sku = await findSku(t, demo, 'BR-A4', 'BR-SS-C157-GL');
     const page = await photoMm(210, 285);
-    const files: Array<[string, Buffer]> = [['画册A/封面/01.jpg', page], ...Array.from({ length: 23 }, (_, i): [string, Buffer] => [`画册A/内页/${i + 1}.jpg`, page])];
+    const files: Array<[string, Buffer]> = [...Array.from({ length: 4 }, (_, i): [string, Buffer] => [`画册A/封面/0${i + 1}.jpg`, page]), ...Array.from({ length: 20 }, (_, i): [string, Buffer] => [`画册A/内页/${i + 1}.jpg`, page])];
     const w = await work(files);
     const ok = await check(w, sku);
     expect(ok.body.state).toBe(200);
     if (ok.body.state === 200) {
       expect(ok.body.message).toMatchObject({ pageCount: 24, addPageNum: 4 });
-      expect(ok.body.message.components.map((c) => [c.componentName, c.count])).toEqual([['封面', 1], ['内页', 23]]);
+      expect(ok.body.message.components.map((c) => [c.componentName, c.count])).toEqual([['封面', 4], ['内页', 20]]);
     }
     const few = await check(await work([['画册B/封面/01.jpg', page], ['画册B/内页/1.jpg', page]]), sku);
     expect(few.body.state).toBe(400);
     if (few.body.state === 400) {
       expect(few.body.message.message.pageCountWarning).toBe(true);
-      expect(few.body.message.messages[0]!.message).toBe('页数2不符合要求（8-48页）');
+      expect(few.body.message.messages.slice(0, 3).map((m) => m.message)).toEqual(['页数2不符合要求（8-48页）', '封面页数1不符合要求（4页）', '内页页数1不符合要求（8-100页）']);
     }
   }, 120_000);
 
@@ -286,6 +286,12 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
 
     const rotated = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 1051, height: 1500, scale: 100, rotation: 90 } });
     expect(((await rotated.json()) as { data: { widthPx: number; heightPx: number } }).data).toMatchObject({ widthPx: 1051, heightPx: 1500 });
+
+    // The dialog's box of a 72 dpi phone photo, the whole picture trimmed to 5寸, states the density that makes it
+    // 127×89 mm (it was cut at 72 dpi to a 360×252 px patch: LAN walk).
+    const whole = await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 1719, height: 1205, scale: 100, rotation: 0, dpi: 344 } });
+    expect(((await whole.json()) as { data: unknown }).data).toMatchObject({ widthPx: 1051, heightPx: 1205, dpi: 344 });
+    expect((await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 10, height: 10, dpi: 0 } })).status).toBe(400);
 
     const undo = await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } });
     expect(((await undo.json()) as { data: { width: number } }).data.width).toBe(152);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { SalesOrder } from '@portal/contract';
 import { and, eq } from 'drizzle-orm';
-import { customerLocations, priceLines } from '../../src/db/schema/index.ts';
+import { customerLocations, priceLines, propertyConfigs } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -288,5 +288,61 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     const v = await checked(partial, '小数B.jpg', await photoMm(127, 89), photo5);
     const none = await order(partial, { deliveryMethod: 'Partial', works: [line(v, photo5, { orderLocations: [{ ...ADDRESS, quantity: 0 }, { ...ADDRESS, quantity: 2 }] })] });
     expect([none.status, none.body.message]).toEqual([400, '请求参数不正确：works.0.orderLocations.0.quantity: 该地址的数量必须大于0']);
+  });
+
+  it('refuses what a money probe got placed: an unchecked work, an address without its copies or outside the region tables, a fixed toning switched (API probe)', async () => {
+    // Parsed, never checked (../shared/spec/decisions.md §7 lists "unchecked"); or checked against another SKU.
+    const never = await work(demo, '未校验.jpg', await photoMm(127, 89));
+    const notChecked = '未校验的文件校验失败：尚未按所选产品校验，请重新选择产品并校验';
+    expect(await order(demo, { deliveryMethod: 'Unified', works: [line(never, photo5)] })).toMatchObject({ status: 400, body: { message: notChecked } });
+    const other = await findSku(t, demo, 'PH-5', 'PH5-MT-NB');
+    await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: other.productId, propertyConfigId: other.propertyConfigId, filePath: never.filePath } });
+    expect((await order(demo, { deliveryMethod: 'Unified', works: [line(never, photo5)] })).body.message).toBe(notChecked);
+    expect((await order(demo, { deliveryMethod: 'Unified', works: [line(never, other)] })).status).toBe(200);
+
+    // Two addresses, the second without its number: it was stored, and ticketed, without 份数.
+    const w = await checked(partial, '两处.jpg', await photoMm(127, 89), photo5);
+    const to = (locations: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) =>
+      order(partial, { deliveryMethod: 'Partial', ...extra, works: [line(w, photo5, { quantity: 3, orderLocations: locations })] });
+    expect(await to([{ ...ADDRESS, quantity: 3 }, { ...ADDRESS, address: '另一个地址2号' }]))
+      .toMatchObject({ status: 400, body: { message: '两处：有多个收货地址时，每个地址都要填写数量' } });
+    // A batch address for a hub whose works each have their own was dropped without a word.
+    expect(await to([ADDRESS], { location: ADDRESS })).toMatchObject({ status: 400, body: { message: '该客户需为每个作品分别填写收货地址，不能统一填写' } });
+    // Regions that are not in the tables: 火星, or 深圳市 under 浙江省.
+    for (const l of [{ province: '火星' }, { city: '深圳市' }, { district: '南山区' }]) {
+      expect(await to([{ ...ADDRESS, ...l }])).toMatchObject({ status: 400, body: { message: '两处的收货地址不正确' } });
+    }
+    expect(await order(demo, { deliveryMethod: 'Unified', location: { ...ADDRESS, province: '火星' }, works: [line(never, other)] }))
+      .toMatchObject({ status: 400, body: { message: '收货地址的收货地址不正确' } });
+    expect((await to([{ ...ADDRESS, province: ' 浙江省 ' }])).status).toBe(200);
+
+    // A SKU whose toning the customer may not switch (customToning false) is ordered with its own.
+    const fixed = await checked(demo, '不调色.jpg', await photoMm(127, 89), photo5);
+    await t.db.db.update(propertyConfigs).set({ customToning: false }).where(eq(propertyConfigs.id, photo5.propertyConfigId));
+    try {
+      expect(await order(demo, { deliveryMethod: 'Unified', works: [line(fixed, photo5, { toning: 'Manual', customToning: '偏暖一点' })] }))
+        .toMatchObject({ status: 400, body: { message: '不调色：该商品的调色方式不能更改（不调色）' } });
+    } finally {
+      await t.db.db.update(propertyConfigs).set({ customToning: true }).where(eq(propertyConfigs.id, photo5.propertyConfigId));
+    }
+  });
+
+  it('quotes the other works of a batch when one work\'s SKU left the catalogue, and names it (the quote was a 404)', async () => {
+    const a = await checked(demo, '还在.jpg', await photoMm(127, 89), photo5);
+    const gone = await findSku(t, demo, 'PH-5', 'PH5-GL-WB');
+    const b = await checked(demo, '已下架.jpg', await photoMm(127, 89), gone);
+    await t.db.db.update(propertyConfigs).set({ cancelled: true }).where(eq(propertyConfigs.id, gone.propertyConfigId));
+    try {
+      const res = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works: [line(a, photo5), line(b, gone)] } });
+      expect(res.status).toBe(200);
+      const q = (await res.json()) as { message: { lines: Array<{ problem: string | null; amount: number | null; priceBasis: string | null }>; totalAmount: number } };
+      expect(q.message.lines[0]).toMatchObject({ problem: null, priceBasis: 'print' });
+      expect(q.message.lines[1]).toEqual(expect.objectContaining({ problem: '已下架：商品配置不存在，请重新选择产品', amount: null, priceBasis: null }));
+      expect(q.message.totalAmount).toBe(q.message.lines[0]!.amount);
+      expect(await order(demo, { deliveryMethod: 'Unified', works: [line(a, photo5), line(b, gone)] }))
+        .toMatchObject({ status: 400, body: { message: '已下架：商品配置不存在，请重新选择产品' } });
+    } finally {
+      await t.db.db.update(propertyConfigs).set({ cancelled: false }).where(eq(propertyConfigs.id, gone.propertyConfigId));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { CheckFileAnswer, SalesOrder } from '@portal/contract';
 import { priceLines, salesOrders } from '../../src/db/schema/index.ts';
@@ -49,7 +50,7 @@ describe.each(DB_KINDS)('prices by what is printed on %s', (kind) => {
   const quote = async (works: Array<ReturnType<typeof lineOf>>) => {
     const res = await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { message: { lines: Line[]; totalAmount: number } }).message;
+    return ((await res.json()) as { message: { lines: Line[]; totalAmount: number; problem: string | null } }).message;
   };
 
   beforeAll(async () => {
@@ -63,7 +64,7 @@ describe.each(DB_KINDS)('prices by what is printed on %s', (kind) => {
     const side = await photoMm(90, 54);
     const [photos, book, cards, kt] = await Promise.all([
       work(Array.from({ length: 10 }, (_, i): [string, Buffer] => [`十张照片/${i + 1}.jpg`, photo]), photo5),
-      work([['画册/封面/01.jpg', page], ...Array.from({ length: 23 }, (_, i): [string, Buffer] => [`画册/内页/${i + 1}.jpg`, page])], brochure),
+      work([...Array.from({ length: 4 }, (_, i): [string, Buffer] => [`画册/封面/0${i + 1}.jpg`, page]), ...Array.from({ length: 20 }, (_, i): [string, Buffer] => [`画册/内页/${i + 1}.jpg`, page])], brochure),
       work([['名片/正面/a.jpg', side], ['名片/背面/b.jpg', side]], card),
       work([['展板.jpg', await photoMm(600, 900, 100)]], board),
     ]);
@@ -168,14 +169,35 @@ describe.each(DB_KINDS)('prices by what is printed on %s', (kind) => {
       const q = await quote(two);
       expect(q.lines.map((l) => [l.amount, l.problem])).toEqual([[539_850_000_000, null], [600_000_000_000, null]]);
       expect(q.totalAmount).toBe(1_139_850_000_000);
+      // The quote says so before 提交订单 (it said nothing, and the order was refused: API probe).
+      expect(q.problem).toBe('本批订单的总金额超出上限，请分批下单');
       expect(await place(two)).toEqual([400, '本批订单的总金额超出上限，请分批下单']);
       // Just under it, the batch is placed with the exact amount.
       await setUnitPrice(photo5, '766916.66');
       const placed = await place(two);
+      expect((await quote(two)).problem).toBeNull();
       expect(placed[0]).toBe(200);
       expect((placed[1] as Placed).totalAmount).toBe(999_999_996_000);
     } finally {
       for (const line of saved) await t.db.db.update(priceLines).set({ amount: line.amount }).where(eq(priceLines.id, line.id));
     }
+  });
+
+  it('quotes a work whose page is too large for any price: its check failed, never a 500 (API probe)', async () => {
+    // A page of 1e15 pt a side: 3.5e14 mm, an area of 1.2e23 m²; at the board's ¥45 a m² its amount passed 1e21 fen,
+    // which the amount's text could not hold, and the whole quote was a 500 (报价失败 for every work of the batch).
+    const doc = await PDFDocument.create();
+    doc.addPage([1e15, 1e15]);
+    const folderId = randomUUID();
+    expect((await uploadFile(t, demo, Buffer.from(await doc.save()), '巨幅.pdf', { folderId })).done).toBeDefined();
+    const parsed = await t.call('GET', `/api/sales_order/parseOrderInfo4BatchUp?filePath=${encodeURIComponent(`upload/${folderId}/巨幅.pdf`)}`, { token: demo });
+    const w = ((await parsed.json()) as { message: { works: Work[] } }).message.works[0]!;
+    const check = await t.call('POST', '/api/sales_order/checkFile', { token: demo, body: { productId: board.productId, propertyConfigId: board.propertyConfigId, filePath: w.filePath } });
+    expect(((await check.json()) as CheckFileAnswer).state).toBe(400);
+    const q = await quote([lineOf(w, board, 1), lineOf(checked.kt!, board, 1)]);
+    expect(q.lines[0]!.problem).toContain('的文件校验失败');
+    expect(q.lines[1]).toMatchObject({ problem: null, amount: 24.3 });
+    const res = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified', works: [lineOf(w, board, 1)] } });
+    expect(res.status).toBe(400);
   });
 });

@@ -1,12 +1,13 @@
 import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, RotateLeftOutlined } from '@ant-design/icons';
 import { MSG } from '@portal/contract/messages';
 import { toleranceText } from '@portal/contract/rules';
-import { Alert, App, Button, Flex, Modal, Slider, Spin, Typography, theme } from 'antd';
+import { App, Button, Flex, Modal, Slider, Spin, Typography, theme } from 'antd';
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { cropImage, CropFailed, type CropResult } from '../api/crop-image.ts';
 import {
   BOUNDARY,
-  cropCanPass,
+  boundaryFor,
+  cropDpi,
   degreesOf,
   fitZoom,
   initialRect,
@@ -93,25 +94,27 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
   const [orientation, setOrientation] = useState(1);
   const degrees = degreesOf(orientation);
   const image = turned({ width: target.width, height: target.height }, degrees);
-  const [zoom, setZoom] = useState(() => initialZoom(image));
-  const [rect, setRect] = useState<Rect>(() => initialRect(image, target.dpi, target.standard, zoom));
+  const [boundary] = useState(() => boundaryFor(window.innerHeight));
+  const [zoom, setZoom] = useState(() => initialZoom(image, boundary));
+  const [rect, setRect] = useState<Rect>(() => initialRect(image, target.standard, zoom));
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
   const drag = useRef<Drag | null>(null);
   const ratio = target.standard ? rect.width / rect.height : null;
-  const prediction = target.standard ? predictCrop(rect, target.dpi, target.standard) : null;
-  const hopeless = target.standard !== null && !cropCanPass(image, target.dpi, target.standard);
-  const maxZoom = Math.max(fitZoom(image), zoom);
+  // With a component, the box becomes its size: the crop states the density that makes it so.
+  const dpi = target.standard ? cropDpi(rect, target.standard) : target.dpi;
+  const prediction = target.standard ? predictCrop(rect, dpi, target.standard) : null;
+  const maxZoom = Math.max(fitZoom(image, boundary), zoom);
   const minZoom = Math.min(0.05, zoom);
 
   const rotate = () => {
     const next = rotateLeft(orientation);
     const nextImage = turned({ width: target.width, height: target.height }, degreesOf(next));
-    const nextZoom = fitZoom(nextImage);
+    const nextZoom = fitZoom(nextImage, boundary);
     setOrientation(next);
     setZoom(nextZoom);
-    setRect(initialRect(nextImage, target.dpi, target.standard, nextZoom));
+    setRect(initialRect(nextImage, target.standard, nextZoom));
   };
 
   const onPointerDown = (mode: Drag['mode']) => (e: ReactPointerEvent<HTMLDivElement>) => {
@@ -135,7 +138,7 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
   const confirm = async () => {
     setSaving(true);
     try {
-      const result = await cropImage({ path: target.path, ...requestRect(rect, zoom), rotation: degrees });
+      const result = await cropImage({ path: target.path, ...requestRect(rect, zoom), rotation: degrees, ...(target.standard ? { dpi } : {}) });
       onCropped(result);
     } catch (error) {
       // Network failures and 5xx were toasted by the HTTP client already.
@@ -149,13 +152,12 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
   const box = { left: rect.x * zoom, top: rect.y * zoom, width: rect.width * zoom, height: rect.height * zoom };
   return (
     <Flex vertical gap={12}>
-      {hopeless && <Alert type="warning" showIcon message={MSG.cropPixelsInsufficient} />}
       <div
         data-testid="crop-viewport"
         style={{
           position: 'relative',
-          width: BOUNDARY.width,
-          height: BOUNDARY.height,
+          width: boundary.width,
+          height: boundary.height,
           maxWidth: '100%',
           margin: '0 auto',
           display: 'flex',
@@ -274,7 +276,7 @@ function Cropper({ target, onCancel, onCropped }: { target: CropTarget; onCancel
           />
         </Flex>
         <Typography.Text type="secondary" style={{ fontSize: 13 }} data-testid="crop-size">
-          裁切区域 {rect.width}×{rect.height} px（图片 {image.width}×{image.height} px，{target.dpi} dpi）
+          裁切区域 {rect.width}×{rect.height} px（图片 {image.width}×{image.height} px，{target.dpi} dpi；裁切后 {dpi} dpi）
         </Typography.Text>
       </Flex>
       <Flex justify="space-between" align="flex-end" gap={8} wrap>
@@ -304,8 +306,8 @@ export interface CropDialogProps {
  * 调整尺寸: the image in a viewport (opened at the zoom that shows all of it) with a crop rectangle the
  * customer moves and resizes (its proportions kept to the component's), a rotate button (-90° a
  * click), zoom, cancel and confirm, and a loading overlay while the image loads and while the server
- * crops. Before confirming it shows whether the box will pass (size and dpi), and warns when no box
- * of the image can.
+ * crops. The box becomes the component's size (the density follows from its pixels); before confirming
+ * the dialog shows what that size and density will be and whether they pass.
  */
 export function CropDialog({ target, onClose, onCropped }: CropDialogProps) {
   return (
@@ -313,7 +315,7 @@ export function CropDialog({ target, onClose, onCropped }: CropDialogProps) {
       open={target !== undefined}
       title={target ? `调整尺寸：${target.name}` : '调整尺寸'}
       width={BOUNDARY.width + 48}
-      style={{ top: 24 }}
+      style={{ top: 12 }}
       onCancel={onClose}
       footer={null}
       destroyOnHidden

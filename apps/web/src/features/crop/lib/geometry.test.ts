@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cropCanPass, initialRect, initialZoom, predictCrop, requestRect, type Standard } from './geometry.ts';
+import { boundaryFor, cropDpi, initialRect, initialZoom, predictCrop, requestRect, type Standard } from './geometry.ts';
 
 /** The demo shop's 5寸 print: 127×89 mm ±2 mm, either orientation, 300-1200 dpi. */
 const PRINT5: Standard = { width: 127, height: 89, error: 2, errorType: 'mm', autoOrientationDetection: true, resolutionThreshold: 300, resolutionLimit: 1200 };
@@ -14,40 +14,56 @@ describe('crop geometry', () => {
     expect(initialZoom({ width: 1205, height: 1800 })).toBeCloseTo(600 / 1800);
   });
 
-  it('starts with the component at the image density, centred, and predicts a pass', () => {
+  it('starts with the largest box of the component\'s proportions, centred, at the density that makes it the component\'s size', () => {
     const image = { width: 1800, height: 1205 };
-    const rect = initialRect(image, 300, PRINT5, initialZoom(image));
-    expect(rect).toEqual({ x: 150, y: 77, width: 1500, height: 1051 });
-    const p = predictCrop(rect, 300, PRINT5);
+    const rect = initialRect(image, PRINT5, initialZoom(image));
+    // At a whole dpi, 343: 1715×1202 px are 127.0×89.0 mm, as the check shows them.
+    expect(rect).toEqual({ x: 43, y: 2, width: 1715, height: 1202 });
+    expect(cropDpi(rect, PRINT5)).toBe(343);
+    const p = predictCrop(rect, cropDpi(rect, PRINT5), PRINT5);
     expect(p.widthMm).toBeCloseTo(127, 1);
-    expect(p.heightMm).toBeCloseTo(88.98, 2);
-    expect(p).toMatchObject({ sizeOk: true, dpiOk: true, dpi: 300 });
-    expect(cropCanPass(image, 300, PRINT5)).toBe(true);
+    expect(p.heightMm).toBeCloseTo(89, 1);
+    expect(p).toMatchObject({ sizeOk: true, dpiOk: true, dpi: 343 });
   });
 
-  it('keeps the component aspect ratio when the image is too small, and says no box can pass', () => {
-    const image = { width: 100, height: 100 };
-    const rect = initialRect(image, 72, PRINT5, initialZoom(image));
-    expect(rect.width).toBe(100);
-    expect(rect.width / rect.height).toBeCloseTo(127 / 89, 1);
-    const p = predictCrop(rect, 72, PRINT5);
-    expect(p.sizeOk).toBe(false);
-    expect(p.dpiOk).toBe(false);
-    expect(cropCanPass(image, 72, PRINT5)).toBe(false);
+  it('crops a phone photo at 72 dpi whole, not a 252×360 px patch of its middle, and says its dpi (LAN walk)', () => {
+    const image = { width: 1200, height: 1800 };
+    const rect = initialRect(image, PRINT5, initialZoom(image));
+    // Portrait, as the photo: 89×127 mm, 1200×1712 px.
+    expect(rect).toEqual({ x: 1, y: 45, width: 1198, height: 1710 });
+    expect(cropDpi(rect, PRINT5)).toBe(342);
+    expect(predictCrop(rect, cropDpi(rect, PRINT5), PRINT5)).toMatchObject({ sizeOk: true, dpiOk: true });
+    // Without orientation swaps, the box keeps the component's own orientation.
+    const fixed = initialRect(image, { ...PRINT5, autoOrientationDetection: false }, initialZoom(image));
+    expect(fixed.width / fixed.height).toBeCloseTo(127 / 89, 2);
+    expect(fixed.width).toBeLessThanOrEqual(1200);
+    expect(fixed.width).toBeGreaterThan(1190);
   });
 
-  it('decides the edge case by whole pixels within the tolerance, either orientation when allowed', () => {
-    // 125 mm (127 − 2) at 300 dpi is 1476.4 px: 1477 px reach it, 1476 do not.
-    expect(cropCanPass({ width: 1477, height: 1100 }, 300, PRINT5)).toBe(true);
-    expect(cropCanPass({ width: 1476, height: 1100 }, 300, PRINT5)).toBe(false);
-    expect(cropCanPass({ width: 1100, height: 1477 }, 300, PRINT5)).toBe(true);
-    expect(cropCanPass({ width: 1100, height: 1477 }, 300, { ...PRINT5, autoOrientationDetection: false })).toBe(false);
-    // A box a little too small fails, one within the tolerance passes.
+  it('makes a small box the component\'s size at a low density, which the prediction warns of', () => {
+    // 1575×1102 px were said to be 图片像素不足 at their stated 400 dpi; the box prints 5寸 at 314 dpi.
+    const rect = initialRect({ width: 1575, height: 1102 }, PRINT5, 1);
+    expect(cropDpi(rect, PRINT5)).toBe(314);
+    const tiny = initialRect({ width: 100, height: 100 }, PRINT5, 6);
+    expect(tiny).toMatchObject({ width: 100, height: 70 });
+    expect(predictCrop(tiny, cropDpi(tiny, PRINT5), PRINT5)).toMatchObject({ sizeOk: true, dpiOk: false, dpi: 20 });
+  });
+
+  it('decides a kept density by whole pixels within the tolerance, either orientation when allowed', () => {
+    // 125 mm (127 − 2) at 300 dpi is 1476.4 px: a box of 1476 px is short, 1477 is within.
     expect(predictCrop({ width: 1476, height: 1051 }, 300, PRINT5).sizeOk).toBe(false);
     expect(predictCrop({ width: 1051, height: 1477 }, 300, PRINT5).sizeOk).toBe(true);
+    expect(predictCrop({ width: 1051, height: 1477 }, 300, { ...PRINT5, autoOrientationDetection: false }).sizeOk).toBe(false);
     // A percent tolerance: A3 at 150 dpi is 1754×2480 px; 1 % of 297 mm is 2.97 mm.
-    expect(cropCanPass({ width: 1740, height: 2470 }, 150, A3)).toBe(true);
-    expect(cropCanPass({ width: 1700, height: 2470 }, 150, A3)).toBe(false);
+    expect(predictCrop({ width: 1740, height: 2470 }, 150, A3).sizeOk).toBe(true);
+    expect(predictCrop({ width: 1700, height: 2470 }, 150, A3).sizeOk).toBe(false);
+  });
+
+  it('fits the dialog to a low window: the boundary shrinks so that 确定 stays on screen', () => {
+    expect(boundaryFor(1080)).toEqual({ width: 840, height: 600 });
+    expect(boundaryFor(720)).toEqual({ width: 840, height: 470 });
+    expect(boundaryFor(400)).toEqual({ width: 840, height: 240 });
+    expect(initialZoom({ width: 1800, height: 1200 }, boundaryFor(720))).toBeCloseTo(470 / 1200);
   });
 
   it('says when the density misses the component, whatever the box', () => {

@@ -4,10 +4,20 @@
  * as displayed at `scale` percent, which is what POST /api/files/cropImg takes. What a rectangle
  * will measure after the crop, and whether that passes, uses the shared print rules of the check.
  */
-import { allowedDeviation, mmToPx, orientationFit, ORIENTATION_DEGREES, pxToMm, type Tolerance } from '@portal/contract/rules';
+import { orientationFit, ORIENTATION_DEGREES, pxToMm, type Tolerance } from '@portal/contract/rules';
 
 export const CANVAS = { width: 500, height: 500 } as const;
 export const BOUNDARY = { width: 840, height: 600 } as const;
+/** What the dialog needs around its boundary (title, zoom, prediction, buttons, margins), px. */
+const DIALOG_CHROME = 250;
+
+/**
+ * The boundary for a window `viewportHeight` px high: at most 840×600, lower so that the whole dialog, its
+ * 确定 included, fits the window (at 1280×720 it was 828 px tall, 取消/确定 below the fold: LAN walk).
+ */
+export function boundaryFor(viewportHeight: number): Size {
+  return { width: BOUNDARY.width, height: Math.max(240, Math.min(BOUNDARY.height, viewportHeight - DIALOG_CHROME)) };
+}
 /** The largest scale the crop call takes (CropBody: percent ≤ 10000). */
 const MAX_SCALE_PERCENT = 10_000;
 /** The rotate button turns the image by -90°: orientation codes 1 → 8 → 3 → 6 → 1 (0°, 270°, 180°, 90°). */
@@ -32,16 +42,16 @@ export function turned(size: Size, degrees: number): Size {
 }
 
 /** The largest zoom at which the turned image fits the boundary. */
-export function fitZoom(image: Size): number {
-  return Math.min(BOUNDARY.width / image.width, BOUNDARY.height / image.height);
+export function fitZoom(image: Size, boundary: Size = BOUNDARY): number {
+  return Math.min(boundary.width / image.width, boundary.height / image.height);
 }
 
 /**
  * The zoom the dialog opens at: the whole image fills the boundary (issue #17 replaces the spec's fixed
  * 0.2, at which a 100×100 px image is a dot and a large one does not fit).
  */
-export function initialZoom(image: Size): number {
-  return fitZoom(image);
+export function initialZoom(image: Size, boundary: Size = BOUNDARY): number {
+  return fitZoom(image, boundary);
 }
 
 /** The component's print rules, as the check row carries them. */
@@ -56,27 +66,46 @@ export interface Standard extends Tolerance {
 }
 
 /**
- * The rectangle the dialog starts with: the component's size at the image's density, centred
- * (turned to the image's orientation when the component allows either); without a component, the
- * canvas at the current zoom. Never larger than the image.
+ * The rectangle the dialog starts with: the largest box of the component's proportions the image holds, centred
+ * (turned to the image's orientation when the component allows either), i.e. the whole picture trimmed to the
+ * print's shape; the crop states the density that makes it the component's size (`cropDpi`). Without a
+ * component, the canvas at the current zoom. Never larger than the image.
+ *
+ * It used to be the component's size at the image's density: a phone photo of 1200×1800 px at 72 dpi opened on
+ * a 252×360 px patch of its middle and printed only that, and a photo with fewer pixels than the size at its
+ * stated density could not be cropped at all (LAN walk, 2026-11-30).
  */
-export function initialRect(image: Size, dpi: number, standard: Standard | null, zoom: number): Rect {
+export function initialRect(image: Size, standard: Standard | null, zoom: number): Rect {
   let width: number;
   let height: number;
-  if (standard && dpi > 0) {
-    width = Math.round(mmToPx(standard.width, dpi));
-    height = Math.round(mmToPx(standard.height, dpi));
+  if (standard) {
+    width = standard.width;
+    height = standard.height;
     const imageLandscape = image.width >= image.height;
     if (standard.autoOrientationDetection && imageLandscape !== width >= height) [width, height] = [height, width];
   } else {
     width = Math.round(CANVAS.width / zoom);
     height = Math.round(CANVAS.height / zoom);
   }
-  // Too big for the image: shrink, keeping the proportions.
-  const shrink = Math.min(1, image.width / width, image.height / height);
-  width = Math.max(MIN_RECT_PX, Math.floor(width * shrink));
-  height = Math.max(MIN_RECT_PX, Math.floor(height * shrink));
+  // As large as the image holds, keeping the proportions; with a component, at a whole dpi, so that the crop
+  // measures the component's size to the tenth of a mm the check shows (1719 px at 344 dpi read 126.9 mm).
+  const fit = standard ? Math.min(image.width / width, image.height / height) : Math.min(1, image.width / width, image.height / height);
+  const dpi = standard ? Math.floor(fit * 25.4) : 0;
+  const scale = dpi >= 1 ? dpi / 25.4 : fit;
+  width = Math.max(MIN_RECT_PX, Math.min(image.width, dpi >= 1 ? Math.round(width * scale) : Math.floor(width * scale)));
+  height = Math.max(MIN_RECT_PX, Math.min(image.height, dpi >= 1 ? Math.round(height * scale) : Math.floor(height * scale)));
   return { x: Math.round((image.width - width) / 2), y: Math.round((image.height - height) / 2), width, height };
+}
+
+/**
+ * The density (whole dpi) at which the box measures the component's size: its pixels over the component's mm,
+ * each side against the component's side of the same orientation when the component allows either.
+ */
+export function cropDpi(rect: Size, standard: Standard): number {
+  let { width, height } = standard;
+  if (standard.autoOrientationDetection && rect.width >= rect.height !== width >= height) [width, height] = [height, width];
+  const dpi = ((rect.width / width + rect.height / height) / 2) * 25.4;
+  return Math.max(1, Math.round(dpi));
 }
 
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
@@ -129,7 +158,7 @@ export function requestRect(rect: Rect, zoom: number) {
   return { x: rect.x * k, y: rect.y * k, width: rect.width * k, height: rect.height * k, scale };
 }
 
-/** What the cropped file will be, as the check will see it: the density is kept, so mm = px / dpi × 25.4. */
+/** What the cropped file will be, as the check will see it at the density it states: mm = px / dpi × 25.4. */
 export interface CropPrediction {
   widthMm: number;
   heightMm: number;
@@ -147,22 +176,4 @@ export function predictCrop(rect: Size, dpi: number, standard: Standard): CropPr
   const low = standard.resolutionThreshold > 0 && dpi < standard.resolutionThreshold;
   const high = standard.resolutionLimit !== null && standard.resolutionLimit > 0 && dpi > standard.resolutionLimit;
   return { widthMm, heightMm, dpi, sizeOk, dpiOk: !low && !high };
-}
-
-/** Whether some whole-pixel length up to `available` px measures within the tolerance of `standardMm`. */
-function lengthReachable(available: number, dpi: number, standardMm: number, t: Tolerance): boolean {
-  const deviation = allowedDeviation(standardMm, t);
-  const shortest = Math.max(1, Math.ceil(mmToPx(standardMm - deviation, dpi) - 1e-6));
-  const longest = Math.floor(mmToPx(standardMm + deviation, dpi) + 1e-6);
-  return shortest <= Math.min(longest, available);
-}
-
-/**
- * Whether any rectangle inside the image can pass: false when the image has too few pixels at its
- * density for the component (图片像素不足，裁切后仍不符合尺寸要求).
- */
-export function cropCanPass(image: Size, dpi: number, standard: Standard): boolean {
-  if (dpi <= 0) return false;
-  const fits = (w: number, h: number) => lengthReachable(w, dpi, standard.width, standard) && lengthReachable(h, dpi, standard.height, standard);
-  return fits(image.width, image.height) || (standard.autoOrientationDetection && fits(image.height, image.width));
 }

@@ -88,7 +88,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
           </Flex>
         ),
       },
-      { title: '产品名称', key: 'productName', width: 150, render: (_: unknown, r) => r.line?.productName ?? '—' },
+      { title: '产品名称', key: 'productName', width: 150, render: (_: unknown, r) => r.line?.productName || '—' },
       {
         title: '产品详情',
         key: 'sku',
@@ -205,7 +205,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             <Button onClick={onBack} disabled={placing}>
               返回修改
             </Button>
-            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
+            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0 || Boolean(quote.data?.problem)} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
               提交订单
             </Button>
           </Space>
@@ -219,6 +219,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             description={problems[0]?.problem}
           />
         )}
+        {quote.data?.problem && <Alert style={{ marginTop: 12 }} type="warning" showIcon title={quote.data.problem} data-testid="quote-batch-problem" />}
         {placeError !== null && placeError !== undefined && (
           <Alert style={{ marginTop: 12 }} type="error" showIcon title="下单失败" description={errorMessage(placeError)} data-testid="place-error" />
         )}
