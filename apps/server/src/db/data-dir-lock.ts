@@ -1,5 +1,6 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../process-alive.ts';
 
 /**
  * One process per PGlite DATA_DIR. PGlite has no postmaster to turn a second server away: two processes
@@ -31,22 +32,6 @@ const held = new Set<string>();
 let removeAtExit = false;
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // EPERM: it lives, as another user.
-    return codeOf(err) === 'EPERM';
-  }
-  // A killed process its parent has not reaped yet (a zombie, Linux's state Z) answers too, but holds no file.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 /** The pid in a lock file; null when it names none; undefined when the file is gone. */
 function holderOf(file: string): number | null | undefined {
@@ -89,7 +74,7 @@ export function lockDataDir(dataDir: string): () => void {
       const pid = holderOf(file);
       // Let go of meanwhile: try again.
       if (pid === undefined) continue;
-      if (pid !== null && (pid === process.pid ? held.has(file) : alive(pid))) throw new DataDirInUseError(dataDir, pid);
+      if (pid !== null && (pid === process.pid ? held.has(file) : processAlive(pid))) throw new DataDirInUseError(dataDir, pid);
       // A remnant: taken over.
       try {
         unlinkSync(file);

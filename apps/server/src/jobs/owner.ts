@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { processAlive } from '../process-alive.ts';
 
 /**
  * Who holds a claim (a long task's lease, an upload being assembled): `<host>:<pid>:<random>`,
@@ -20,10 +21,5 @@ export function isDeadHere(owner: string | null | undefined): boolean {
   const pid = Number(owner.slice(HOST_PREFIX.length).split(':')[0]);
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return owner !== PROCESS_OWNER;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !processAlive(pid);
 }

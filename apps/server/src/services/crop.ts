@@ -74,7 +74,8 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       } catch {
         throw refuse(MSG.fileBroken);
       }
-      if (!row.originalPath) {
+      // An original named but gone (an undo killed before it cleared the name, in older versions) is kept anew.
+      if (!row.originalPath || !(await store.stat(hubId, row.originalPath))) {
         const original = `.originals/${rel}`;
         // A link, not a copy: the write below replaces the file by a rename, the original keeps its bytes.
         await store.linkFile(hubId, rel, original);
@@ -88,9 +89,15 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
     async undo(hubId: number, p: string) {
       const { rel, row } = await load(hubId, p);
       if (!row.originalPath) throw refuse('该文件没有可恢复的原图');
-      await store.write(hubId, rel, store.read(hubId, row.originalPath));
-      await store.remove(hubId, row.originalPath);
+      // Back, then unnamed, then removed: a process killed between two steps leaves an undo that can be made again
+      // (removed first, the row named a file that was gone, and the next 撤销 crashed the server: crash probe).
+      if (!(await store.stat(hubId, row.originalPath))) {
+        await db.update(storedFiles).set({ originalPath: null }).where(eq(storedFiles.id, row.id));
+        throw refuse('该文件没有可恢复的原图');
+      }
+      await store.linkFile(hubId, row.originalPath, rel);
       await db.update(storedFiles).set({ originalPath: null }).where(eq(storedFiles.id, row.id));
+      await store.remove(hubId, row.originalPath);
       return describe(hubId, rel);
     },
   };

@@ -296,6 +296,16 @@ describe.each(DB_KINDS)('file check, crop and sort on %s', (kind) => {
     const undo = await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } });
     expect(((await undo.json()) as { data: { width: number } }).data.width).toBe(152);
     expect((await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } })).status).toBe(400);
+
+    // An undo killed after its original was removed, before the name was cleared (as it ran before): the next 撤销
+    // says so, and the next crop keeps an original again (撤销 crashed the server, the photo was lost: crash probe).
+    expect((await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 1500, height: 1051 } })).status).toBe(200);
+    await t.db.db.update(storedFiles).set({ originalPath: '.originals/gone/裁切.jpg' }).where(eq(storedFiles.path, path));
+    const gone = await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } });
+    expect([gone.status, ((await gone.json()) as { message: string }).message]).toEqual([400, '该文件没有可恢复的原图']);
+    expect((await t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width: 1400, height: 981 } })).status).toBe(200);
+    const back = await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } });
+    expect(((await back.json()) as { data: { widthPx: number } }).data.widthPx).toBe(1500);
   });
 
   it('refuses crops that cannot be made, with a reason', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { CheckFileAnswer, SalesOrder } from '@portal/contract';
 import { priceLines, salesOrders } from '../../src/db/schema/index.ts';
