@@ -251,6 +251,37 @@ describe('the batch order', () => {
       await total.getByText('¥3.40').waitFor();
     });
 
+    it('a Unified batch without an address of its own shows the default address, or says there is none and places nothing (it read 客户默认收货地址)', async () => {
+      const original = await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft') ?? '');
+      const withoutLocation = (text: string) => {
+        const d = JSON.parse(text) as Record<string, unknown>;
+        delete d.location;
+        localStorage.setItem('batchUploadOrderDraft', JSON.stringify(d));
+      };
+      await page.evaluate(withoutLocation, original);
+      await page.reload();
+      await page.getByText(/张伟，13800138000，广东省深圳市南山区.*（默认地址）/).waitFor();
+      const operator = await apiLogin(server.url, 'operator', 'operator');
+      const admin = (method: string, url: string, body?: unknown) => fetch(`${server.url}${url}`, {
+        method, headers: { authorization: `Bearer ${operator}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+      });
+      const addresses = (await (await admin('GET', '/api/admin/hubs/1/addresses')).json()) as Array<Record<string, unknown> & { id: number; isDefault: boolean }>;
+      // No longer the default (not deleted: the draft names it by its id, and the next test orders with it).
+      const { id, hubId: _hub, ...kept } = addresses.find((a) => a.isDefault)!;
+      expect((await admin('PUT', `/api/admin/addresses/${id}`, { ...kept, isDefault: false })).status).toBe(200);
+      try {
+        await page.reload();
+        await page.getByTestId('no-default-address').getByText('客户没有设置默认地址，请联系印刷厂设置收货地址').waitFor();
+        expect(await page.getByRole('button', { name: '提交订单' }).isDisabled()).toBe(true);
+        await shot(page, 'order-payment1-no-default-address');
+      } finally {
+        expect((await admin('PUT', `/api/admin/addresses/${id}`, { ...kept, isDefault: true })).status).toBe(200);
+        await page.evaluate((text) => localStorage.setItem('batchUploadOrderDraft', text), original);
+        await page.reload();
+      }
+      await page.getByTestId('total-amount').getByText('¥3.40').waitFor();
+    });
+
     it('a refused order shows the server message; 提交订单 twice places it once', async () => {
       // A draft the server must refuse: this hub takes one address per order (Unified).
       const original = await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft') ?? '');

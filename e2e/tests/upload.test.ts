@@ -342,8 +342,8 @@ describe('upload and parsing', () => {
       await page.getByTestId('upload-files-input').setInputFiles(fx.bigJpegPath);
       const entry = page.getByRole('listitem', { name: fx.bigJpegName });
       await entry.waitFor();
-      // 1 try and 3 retries with back-off, then the file fails.
-      await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 20_000 });
+      // 1 try and 3 retries after 2, 4 and 8 s (a server's restart fits in them), then the file fails.
+      await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 45_000 });
       await page.locator('.ant-message').getByText('上传失败，请重试！').first().waitFor();
       expect(await entry.getAttribute('data-status')).toBe('failure');
       expect(sent.filter((s) => s === 'x2')).toHaveLength(4);

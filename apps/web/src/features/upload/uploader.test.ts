@@ -118,14 +118,14 @@ describe('retries', () => {
     await settle();
     calls[0]?.reject(new TypeError('network'));
     await settle();
-    // The first pause is half a second: nothing is sent before it ends.
-    await vi.advanceTimersByTimeAsync(499);
+    // The first pause is 2 s, the next 4 s (with 8 s they outlast a server's restart): nothing is sent before each ends.
+    await vi.advanceTimersByTimeAsync(1999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(2);
     calls[1]?.reject(new ApiError(503, '服务暂不可用', undefined, null));
     await settle();
-    await vi.advanceTimersByTimeAsync(999);
+    await vi.advanceTimersByTimeAsync(3999);
     expect(calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(3);

@@ -43,7 +43,11 @@ import type { Linker } from '../dedupe/index.ts';
 const REQUESTS_AT_ONCE = 6;
 const FILES_AT_ONCE = 4;
 const CHUNKS_PER_FILE = 2;
-const FIRST_BACKOFF_MS = 500;
+/**
+ * Pauses of 2, 4 and 8 s before the spec's 3 retries: 14 s, long enough for a shop's server to restart under a
+ * batch (0.5, 1 and 2 s let 4 files of 6 fail with 上传失败，请重试！ across a 4.5 s restart: crash probe).
+ */
+const FIRST_BACKOFF_MS = 2000;
 
 export interface UploadJob {
   id: string;

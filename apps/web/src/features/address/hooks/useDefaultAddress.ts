@@ -1,6 +1,6 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { MSG } from '@portal/contract/messages';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { addressFailureText, getDefaultAddress } from '../api/default-address.ts';
@@ -42,4 +42,17 @@ export function useFillDefaultAddress(customerHubId: number | undefined) {
   );
 
   return { fill, pending };
+}
+
+/**
+ * The hub's default address, where a Unified batch without an address of its own goes: /payment1 shows it, and says
+ * before 提交订单 when there is none (it read 客户默认收货地址 and the order was refused: LAN walk, 2026-11-30).
+ */
+export function useDefaultAddress(customerHubId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['default-address', customerHubId],
+    queryFn: ({ signal }) => getDefaultAddress(customerHubId, signal),
+    enabled,
+    staleTime: 0,
+  });
 }

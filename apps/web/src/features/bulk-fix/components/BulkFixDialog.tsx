@@ -7,6 +7,7 @@ import { fixTask } from '../api/fix-task.ts';
 import { previewFixes } from '../api/preview-fixes.ts';
 import { undoFixes } from '../api/undo-fixes.ts';
 import { percent, type FixTarget } from '../lib/targets.ts';
+import { DIALOG_TOP, SCROLLING_DIALOG } from '../../../lib/styles.ts';
 
 const POLL_MS = 1000;
 const NO_FIX = 'none';
@@ -32,6 +33,11 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
   const [kinds, setKinds] = useState<Record<string, FixKind | null>>(() => Object.fromEntries(targets.map((t) => [t.filePath, t.kind])));
   const [position, setPosition] = useState<FillPosition>('centre');
   const [plan, setPlan] = useState<{ rows: FixPlanRow[]; samples: FixSample[] } | null>(null);
+  // The samples are scrolled into view when they come: below the table only their captions showed (LAN walk).
+  const samplesRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (plan?.samples.length) samplesRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [plan]);
   const [busy, setBusy] = useState(false);
   const [phase, setPhase] = useState<Phase>({ name: 'choose' });
   const [undone, setUndone] = useState<ReadonlySet<string>>(new Set());
@@ -178,7 +184,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
 
   return (
     // The body scrolls and the footer stays in view: with the samples, 应用修复 fell below a 937 px window (LAN walk, 2026-11-30).
-    <Modal open title="批量修复" width={1000} style={{ top: 24 }} styles={{ body: { maxHeight: 'calc(100vh - 180px)', overflowY: 'auto' } }}
+    <Modal open title="批量修复" width={1000} style={DIALOG_TOP} styles={SCROLLING_DIALOG}
       onCancel={phase.name === 'running' ? undefined : onClose} closable={phase.name !== 'running'} maskClosable={false} footer={footer} destroyOnHidden>
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">
@@ -196,7 +202,7 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
           </div>
         )}
         {plan && phase.name === 'choose' && (
-          <Flex vertical gap={8} aria-label="修复示例">
+          <Flex vertical gap={8} aria-label="修复示例" ref={samplesRef}>
             <Typography.Text strong>修复示例（修复前 → 修复后）</Typography.Text>
             {plan.samples.length === 0 && <Typography.Text type="secondary">所选修复不改变图片内容（批量确认使用、删除），没有示例</Typography.Text>}
             <Flex gap={16} wrap>

@@ -29,6 +29,7 @@ import {
 } from '../lib/detail.ts';
 import { pageAssignmentLines } from '../lib/page-ranges.ts';
 import { IMAGE_ACCEPT, isAcceptedImage, uploadInto, uploadTargetOf } from '../lib/upload-into.ts';
+import { DIALOG_TOP, SCROLLING_DIALOG } from '../../../lib/styles.ts';
 
 type RowsModel = Extract<DetailModel, { kind: 'rows' }>;
 const keyOf = (row: FileCheckRow) => `${row.itemPath}#${row.page ?? ''}`;
@@ -443,6 +444,8 @@ export function FileDetailDialog({ workUuid, onClose, renderFileActions }: FileD
       title="文件详情"
       // The table's columns add up to 1,132 px (Body): at 1,080 the row's 删除 was cut off (1440×900).
       width={1200}
+      style={DIALOG_TOP}
+      styles={SCROLLING_DIALOG}
       onCancel={onClose}
       destroyOnHidden
       footer={<Button onClick={onClose}>返回</Button>}

@@ -3,7 +3,8 @@ import { Alert, Button, Card, Descriptions, Flex, Result, Skeleton, Space, Table
 import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/http.ts';
-import { addressText } from '../../address/index.ts';
+import { MSG } from '@portal/contract/messages';
+import { addressText, locationOfCustomer, useDefaultAddress } from '../../address/index.ts';
 import type { BatchDraft } from '../../submit/index.ts';
 import type { PlacedBatch } from '../api/place-batch.ts';
 import { useQuote, type QuoteLine } from '../api/quote.ts';
@@ -53,6 +54,10 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
     if (isApiError(placeError) && (placeError.body as { code?: unknown } | undefined)?.code === 'price-changed') void refetch();
   }, [placeError, refetch]);
   const partial = draft.deliveryMethod === 'Partial';
+  // A Unified batch without an address of its own goes to the hub's default address: shown, or said to be missing.
+  const byDefault = !partial && !draft.location;
+  const defaultAddress = useDefaultAddress(draft.customerHubId, byDefault);
+  const noAddress = byDefault && defaultAddress.isSuccess && defaultAddress.data === null;
 
   const rows = useMemo<ConfirmRow[]>(() => {
     const lines = new Map((quote.data?.lines ?? []).map((l) => [l.uuid, l]));
@@ -159,7 +164,9 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
         <Descriptions size="small" column={1}>
           <Descriptions.Item label="配送方式">{partial ? '分别收货（每个作品单独填写收货地址）' : '统一收货'}</Descriptions.Item>
           {!partial && (
-            <Descriptions.Item label="收货地址">{draft.location ? locationText(draft.location) : '客户默认收货地址'}</Descriptions.Item>
+            <Descriptions.Item label="收货地址">
+              {draft.location ? locationText(draft.location) : defaultAddress.data ? `${locationText(locationOfCustomer(defaultAddress.data))}（默认地址）` : noAddress ? '—' : '…'}
+            </Descriptions.Item>
           )}
         </Descriptions>
       </Card>
@@ -205,7 +212,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             <Button onClick={onBack} disabled={placing}>
               返回修改
             </Button>
-            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0 || Boolean(quote.data?.problem)} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
+            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0 || Boolean(quote.data?.problem) || noAddress} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
               提交订单
             </Button>
           </Space>
@@ -219,6 +226,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             description={problems[0]?.problem}
           />
         )}
+        {noAddress && <Alert style={{ marginTop: 12 }} type="warning" showIcon title={`${MSG.noDefaultAddress}，请联系印刷厂设置收货地址`} data-testid="no-default-address" />}
         {quote.data?.problem && <Alert style={{ marginTop: 12 }} type="warning" showIcon title={quote.data.problem} data-testid="quote-batch-problem" />}
         {placeError !== null && placeError !== undefined && (
           <Alert style={{ marginTop: 12 }} type="error" showIcon title="下单失败" description={errorMessage(placeError)} data-testid="place-error" />

@@ -19,6 +19,7 @@ import {
 } from '../lib/options.ts';
 import { defaultProductImage, productImageOf } from '../lib/product-image.ts';
 import { downloadTemplate, templateFailureText } from '../lib/template.ts';
+import { DIALOG_TOP, SCROLLING_DIALOG } from '../../../lib/styles.ts';
 
 /** What the customer chose: the product and one of its SKUs. */
 export interface ProductChoice {
@@ -366,7 +367,8 @@ export function ProductDetailsDialog({ productId, initialConfigId, locked, onClo
       open={productId !== undefined}
       title="商品详情"
       width={760}
-      style={{ top: 48 }}
+      style={DIALOG_TOP}
+      styles={SCROLLING_DIALOG}
       onCancel={onClose}
       destroyOnHidden
       footer={
