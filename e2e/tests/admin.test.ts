@@ -81,11 +81,14 @@ describe('the operator console', () => {
     await page.waitForURL('**/admin/orders');
     await page.getByRole('heading', { name: '订单' }).waitFor();
     await page.getByText('共2个订单').waitFor();
-    // The long name is cut with an ellipsis: every column fits the page, none is pushed off to the right.
-    const overflow = await page.locator('.ant-table-content').evaluate((el) => el.scrollWidth - el.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    // The long name is cut with an ellipsis: every column fits the page, none is pushed off to the right, on an
+    // office screen of 1280×720 too (快递 was cut there, its scrollbar below the fold: LAN walk).
+    const before = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await expect.poll(() => page.locator('.ant-table-body').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await page.getByRole('columnheader', { name: '快递' }).waitFor();
     await shot(page, 'admin-orders');
+    if (before) await page.setViewportSize(before);
     await page.getByLabel('搜索订单号').fill(numbers[0]!.slice(-10));
     await page.getByLabel('搜索订单号').press('Enter');
     await page.getByText('共1个订单').waitFor();
@@ -187,6 +190,12 @@ describe('the operator console', () => {
     await page.getByText(/^目录文件有 \d+ 个问题，未导入$/).waitFor();
     await page.getByTestId('catalogue-problems').getByText('products[0].name').waitFor();
     await shot(page, 'admin-catalogue-problems');
+    // A file saved in GBK (名片 as C3FB C6AC) is refused for its encoding, not listed as duplicates of ��� (LAN walk).
+    const gbk = Buffer.concat([Buffer.from('{"products": [{"number": "X", "name": "'), Buffer.from([0xc3, 0xfb, 0xc6, 0xac]), Buffer.from('"}]}')]);
+    await page.locator('input[type=file]').setInputFiles({ name: 'gbk.json', mimeType: 'application/json', buffer: gbk });
+    await page.getByText('已选择：gbk.json').waitFor();
+    await page.getByRole('button', { name: '检查' }).click();
+    await page.getByTestId('catalogue-problems').getByText('目录文件不是 UTF-8 编码，请在编辑器中另存为 UTF-8 后再导入').waitFor();
     // A complete catalogue of one product, checked: it says how many products the import would cancel, and 导入 asks first.
     const catalogue = JSON.parse(await readFile(DEMO_CATALOGUE_FILE, 'utf8')) as { products: Array<{ number: string; skus: Array<{ number: string }> }>; prices: Array<{ sku: string }> };
     const kept = catalogue.products[0]!;

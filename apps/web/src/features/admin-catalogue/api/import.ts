@@ -5,13 +5,14 @@ export type CatalogueProblem = { path: string; message: string };
 export type ImportOutcome = { ok: true; imported: boolean; summary: string[] } | { ok: false; message: string; problems: CatalogueProblem[] };
 
 /**
- * POST /api/admin/catalogue/import with the file's text as it is: the server checks it as
- * `npm run import-catalogue` does; a 422 lists every problem, which the page shows field by field.
+ * POST /api/admin/catalogue/import with the file's bytes as they are: the server checks them as
+ * `npm run import-catalogue` does (UTF-8 first: read as text here, a GBK file came as ���, and the server saw
+ * only duplicates of garbled names: LAN walk); a 422 lists every problem, which the page shows field by field.
  */
-export async function importCatalogue(text: string, opts: { dryRun: boolean; prune: boolean }): Promise<ImportOutcome> {
+export async function importCatalogue(file: Blob, opts: { dryRun: boolean; prune: boolean }): Promise<ImportOutcome> {
   try {
     const { data } = await request<{ imported: boolean; summary: string[] }>('POST', '/api/admin/catalogue/import', {
-      body: text, contentType: 'application/json', query: { dryRun: String(opts.dryRun), prune: String(opts.prune) },
+      body: file, contentType: 'application/json', query: { dryRun: String(opts.dryRun), prune: String(opts.prune) },
     });
     return { ok: true, ...data };
   } catch (e) {
@@ -24,5 +25,5 @@ export async function importCatalogue(text: string, opts: { dryRun: boolean; pru
 }
 
 export function useImportCatalogue() {
-  return useMutation({ mutationFn: ({ text, ...opts }: { text: string; dryRun: boolean; prune: boolean }) => importCatalogue(text, opts) });
+  return useMutation({ mutationFn: ({ file, ...opts }: { file: Blob; dryRun: boolean; prune: boolean }) => importCatalogue(file, opts) });
 }

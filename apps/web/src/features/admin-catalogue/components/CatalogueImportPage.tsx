@@ -13,17 +13,17 @@ export const cancelledIn = (summary: readonly string[]): number => Number(/^产�
 
 export function CatalogueImportPage() {
   const { modal } = App.useApp();
-  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const [file, setFile] = useState<File | null>(null);
   const [prune, setPrune] = useState(false);
   const run = useImportCatalogue();
-  const go = (dryRun: boolean) => file && run.mutate({ text: file.text, dryRun, prune });
+  const go = (dryRun: boolean) => file && run.mutate({ file, dryRun, prune });
   const outcome = run.data;
   const cancels = outcome?.ok === true ? cancelledIn(outcome.summary) : 0;
   // Products left out of a complete catalogue stop being sold at once: asked first (a one-product file took the demo
   // shop's other eight offline with one click: LAN walk, 2026-11-30).
   const importNow = () => {
     if (!prune) return go(false);
-    const checked = outcome?.ok === true && !outcome.imported && run.variables?.prune && run.variables.text === file?.text;
+    const checked = outcome?.ok === true && !outcome.imported && run.variables?.prune && run.variables.file === file;
     void modal.confirm({
       title: '导入并取消文件中没有的产品？',
       content: checked
@@ -44,7 +44,8 @@ export function CatalogueImportPage() {
           </Typography.Paragraph>
           <Upload.Dragger accept=".json,application/json" maxCount={1} showUploadList={false}
             beforeUpload={(f) => {
-              void f.text().then((text) => { setFile({ name: f.name, text }); run.reset(); });
+              setFile(f);
+              run.reset();
               return false;
             }}>
             <p className="ant-upload-drag-icon"><InboxOutlined /></p>

@@ -9,27 +9,28 @@ import { useAdminOrders, useFilterOptions, type OrderFilters } from '../api/orde
 import { StatusTag, money } from './status.tsx';
 
 const columns: TableColumnsType<AdminOrderRow> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 190, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
-  { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
-  { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 80 },
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 180, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
+  { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 136, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+  { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 64 },
   // One line too: a 100-character hub name made rows 280 px tall (LAN walk, 2026-11-30).
-  { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 150, ellipsis: { showTitle: true } },
+  { title: '客户中心', dataIndex: 'hubName', key: 'hub', width: 130, ellipsis: { showTitle: true } },
   // One line, the whole name on hover: an 80-character name made its row eight lines tall.
-  { title: '作品', dataIndex: 'articleName', key: 'article', width: 160, ellipsis: { showTitle: true } },
-  { title: '产品', key: 'product', width: 180, render: (_: unknown, o) => (
+  { title: '作品', dataIndex: 'articleName', key: 'article', width: 148, ellipsis: { showTitle: true } },
+  { title: '产品', key: 'product', width: 170, render: (_: unknown, o) => (
     <Flex vertical gap={0}>
       <Typography.Text>{o.productName}</Typography.Text>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>{o.sku}</Typography.Text>
     </Flex>
   ) },
-  { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 70, align: 'right' },
-  { title: '金额', dataIndex: 'amount', key: 'amount', width: 110, align: 'right', render: (v: number) => money(v) },
-  { title: '状态', dataIndex: 'status', key: 'status', width: 90, render: (v: OrderStatus) => <StatusTag status={v} /> },
-  { title: '快递', key: 'tracking', width: 170, ellipsis: { showTitle: true }, render: (_: unknown, o) => (o.trackingNumber ? `${o.carrier ?? ''} ${o.trackingNumber}` : '—') },
+  { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 60, align: 'right' },
+  { title: '金额', dataIndex: 'amount', key: 'amount', width: 100, align: 'right', render: (v: number) => money(v) },
+  { title: '状态', dataIndex: 'status', key: 'status', width: 80, render: (v: OrderStatus) => <StatusTag status={v} /> },
+  { title: '快递', key: 'tracking', width: 130, ellipsis: { showTitle: true }, render: (_: unknown, o) => (o.trackingNumber ? `${o.carrier ?? ''} ${o.trackingNumber}` : '—') },
 ];
 /**
  * The columns' widths as the table's: a fixed layout keeps 作品's ellipsis. With `max-content` the column
  * grew to a 50-character name and pushed 数量, 金额, 状态 and 快递 off a 1366 px screen (LAN probe, 2026-11-30).
+ * 1,198 px in all: at 1,350 快递 was cut at 1280 and 1366 (LAN walk, 2026-11-30).
  */
 const TABLE_WIDTH = columns.reduce((n, c) => n + Number(c.width ?? 0), 0);
 
@@ -77,6 +78,8 @@ export function AdminOrdersPage() {
           loading={orders.isFetching}
           tableLayout="fixed"
           scroll={{ x: TABLE_WIDTH }}
+          // The sideways scrollbar stays at the window's foot, not below the last row off screen (LAN walk, 1280×720).
+          sticky
           locale={{ emptyText: orders.isPending ? ' ' : '暂无订单' }}
           pagination={{
             current: page + 1, pageSize: size, total: orders.data?.total ?? 0, showSizeChanger: true,
