@@ -120,6 +120,16 @@ export function createBulkFixService(deps: {
     ok: p.plan.ok, reason: p.plan.reason, before: p.plan.before, after: p.plan.after, cutShare: p.plan.cutShare, padShare: p.plan.padShare, stillWarned: p.plan.stillWarned,
   });
 
+  /** The row of an item whose fix a run before a restart recorded: what the record says it did. */
+  const doneRow = (item: FixItem, fix: typeof fileFixes.$inferSelect): FixDone => {
+    const d = (fix.detail ?? {}) as { before?: FixPlanRow['before']; after?: FixPlanRow['after']; cutShare?: number; padShare?: number; file?: WorkFile };
+    return {
+      workUuid: fix.workUuid, articleName: '', filePath: fix.filePath, fileName: d.file?.fileName ?? fix.filePath.slice(fix.filePath.lastIndexOf('/') + 1),
+      kind: item.kind, ok: true, reason: null, before: d.before ?? null, after: d.after ?? null, cutShare: d.cutShare ?? 0, padShare: d.padShare ?? 0,
+      stillWarned: false, fixId: fix.id, newPath: fix.fixedPath,
+    };
+  };
+
   const pixelsOf = (p: FixPlan, position: FillPosition): FixPixels | null =>
     !p.pixels ? null : p.pixels.kind === 'rotate' ? p.pixels : p.pixels.kind === 'fill' ? { ...p.pixels, kind: 'fill', position } : { ...p.pixels, kind: 'fit' };
 
@@ -199,15 +209,28 @@ export function createBulkFixService(deps: {
     /** The task's handler: the pictures in parallel (bounded), then each work's pointers, then each work's check. */
     async runJob(payload: BulkFixJob, ctx: TaskContext): Promise<BulkFixResult & Record<string, unknown>> {
       const { hubId } = ctx;
-      const planned = await planAll(hubId, payload.items);
-      const workIds = [...new Set(planned.map((p) => p.work.uuid))];
-      const total = planned.length + workIds.length;
-      let done = 0;
-      ctx.progress(0, total);
-      const fixIdOf = (p: Planned) => stableUuid(`${ctx.taskId}:${p.index}`);
+      const idAt = (index: number) => stableUuid(`${ctx.taskId}:${index}`);
+      const fixIdOf = (p: Planned) => idAt(p.index);
       const already = new Map((await db.select().from(fileFixes).where(and(eq(fileFixes.hubId, hubId), eq(fileFixes.taskId, ctx.taskId)))).map((f) => [f.id, f]));
+      // A run after a restart plans only the items whose fix is not recorded yet: a recorded one's work points to
+      // its fixed file already, and planned again it was 文件不在作品中, which failed the whole task (crash probe).
+      const todo = payload.items.map((item, index) => ({ item, index })).filter(({ index }) => !already.has(idAt(index)));
+      const planned = (await planAll(hubId, todo.map((t) => t.item))).map((p, i) => ({ ...p, index: todo[i]!.index }));
+      const recorded = payload.items.flatMap((item, index) => {
+        const fix = already.get(idAt(index));
+        return fix ? [{ index, item, fix }] : [];
+      });
+      const workIds = [...new Set([...planned.map((p) => p.work.uuid), ...recorded.map((r) => r.fix.workUuid)])];
+      const total = payload.items.length + workIds.length;
+      let done = recorded.length;
+      ctx.progress(done, total);
 
-      const out: FixDone[] = planned.map((p) => ({ ...planRow(p), fixId: null, newPath: null }));
+      const out: FixDone[] = new Array<FixDone>(payload.items.length);
+      for (const p of planned) out[p.index] = { ...planRow(p), fixId: null, newPath: null };
+      const names = new Map(recorded.length
+        ? (await db.select({ uuid: works.uuid, name: works.articleName }).from(works).where(and(eq(works.hubId, hubId), inArray(works.uuid, [...new Set(recorded.map((r) => r.fix.workUuid))])))).map((w) => [w.uuid, w.name])
+        : []);
+      for (const { index, item, fix } of recorded) out[index] = { ...doneRow(item, fix), articleName: names.get(fix.workUuid) ?? '' };
       const made = new Map<number, NonNullable<Awaited<ReturnType<typeof makeFixed>>>>();
       await pLimit(FIX_CONCURRENCY).map(planned, async (p) => {
         const before = already.get(fixIdOf(p));

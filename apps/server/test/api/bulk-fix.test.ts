@@ -88,7 +88,7 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     const w = await work([['六寸照.jpg', original]]);
     expect((await check(w, photo5)).state).toBe(400);
     const path = w.files[0]!.filePath;
-    const items = [{ workUuid: w.uuid, filePath: path, kind: 'fill' }];
+    const items = [{ workUuid: w.uuid, filePath: path, kind: 'fill' as const }];
 
     const p = (await (await preview(items)).json()) as BulkFixPreviewAnswer;
     expect(p.message.rows[0]).toMatchObject({ ok: true, fileName: '六寸照.jpg', before: { widthPx: 1800, heightPx: 1205, dpi: 300 }, after: { widthPx: 1500, heightPx: 1051, dpi: 300, widthMm: 127, heightMm: 89 }, stillWarned: false });
@@ -111,6 +111,12 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     expect((await stored(w.uuid))).toMatchObject({ state: 'match', files: [expect.objectContaining({ fileName: '六寸照.jpg', filePath: fixed.newPath })] });
     // The original stays stored and served as it was uploaded.
     expect(Buffer.from(await (await raw(path)).arrayBuffer()).equals(original)).toBe(true);
+
+    // The task run again with its fixes recorded (a server killed while it checked the works again): the same fixes
+    // come back, nothing is made twice (planned again, the work's file was 文件不在作品中 and the task failed: crash probe).
+    const again = await t.app.services.bulkFix.runJob({ items, position: 'centre' }, { taskId: done.taskId, hubId: 1, progress: () => {}, signal: new AbortController().signal, attempt: 2 });
+    expect(again.items).toEqual([expect.objectContaining({ ok: true, fixId: fixed.fixId, newPath: fixed.newPath, articleName: fixed.articleName })]);
+    expect(again.works).toEqual([expect.objectContaining({ uuid: w.uuid, state: 'match', checked: true })]);
 
     const u = (await (await undo({ fixIds: [fixed.fixId!] })).json()) as BulkFixUndoAnswer;
     expect(u.message.undone).toEqual([{ fixId: fixed.fixId, workUuid: w.uuid, filePath: path }]);
