@@ -225,7 +225,8 @@ export function createBulkFixService(deps: {
       let done = recorded.length;
       ctx.progress(done, total);
 
-      const out: FixDone[] = new Array<FixDone>(payload.items.length);
+      // Every index is filled below: by its plan, or by its record.
+      const out: FixDone[] = [];
       for (const p of planned) out[p.index] = { ...planRow(p), fixId: null, newPath: null };
       const names = new Map(recorded.length
         ? (await db.select({ uuid: works.uuid, name: works.articleName }).from(works).where(and(eq(works.hubId, hubId), inArray(works.uuid, [...new Set(recorded.map((r) => r.fix.workUuid))])))).map((w) => [w.uuid, w.name])
