@@ -60,6 +60,10 @@ describe.each(DB_KINDS)('the open batch draft on %s', (kind) => {
     const changed = { ...doc, works: doc.works.slice(0, 2) };
     const saved = await json<SavedDraftAnswer>(await t.call('PUT', `/api/batch-drafts/${created.body.id}`, { token: demo, body: { version: 1, document: changed } }));
     expect(saved).toMatchObject({ status: 200, body: { id: created.body.id, version: 2 } });
+    // The same save again (its answer was lost: the server died after its commit) is answered as it was, not a 409
+    // that made the page stop saving (crash probe); the same version with another document is the other window's.
+    const resent = await json<SavedDraftAnswer>(await t.call('PUT', `/api/batch-drafts/${created.body.id}`, { token: demo, body: { version: 1, document: changed } }));
+    expect(resent).toMatchObject({ status: 200, body: { id: created.body.id, version: 2 } });
 
     // The other computer still holds version 1: its save is refused, and the draft is as the first saved it.
     const stale = await json<{ message: string; code: string }>(await t.call('PUT', `/api/batch-drafts/${created.body.id}`, { token: elsewhere, body: { version: 1, document: doc } }));
