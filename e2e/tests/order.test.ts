@@ -424,9 +424,9 @@ describe('the batch order', () => {
       await line.getByLabel('联系电话').fill('abc');
       await line.getByText('联系电话格式不正确', { exact: true }).waitFor();
       await shot(page, 'order-address-bad-phone');
-      await line.getByRole('button', { name: '保存' }).click();
-      await line.getByTestId('address-gap').getByText('联系电话格式不正确', { exact: true }).waitFor();
+      // 批量下单 with the editor open checks what the editor shows, saved (it named the phone saved before: LAN walk).
       await submitExpecting(page, '收件乙的联系电话格式不正确');
+      await line.getByTestId('address-gap').getByText('联系电话格式不正确', { exact: true }).waitFor();
 
       await line.getByRole('button', { name: '编辑' }).click();
       await line.getByLabel('联系电话').fill('13700137000');
@@ -447,8 +447,10 @@ describe('the batch order', () => {
       await pick(page, line, '区', '东城区');
       await line.getByLabel('详细地址').fill('东长安街 1 号');
       await shot(page, 'order-address-editor');
-      await line.getByRole('button', { name: '保存' }).click();
+      // Enter saves, and the keyboard stays on the row's 编辑 (it went to the page's top).
+      await line.getByLabel('详细地址').press('Enter');
       await line.getByText('王五，13700137000，北京市东城区 东长安街 1 号').waitFor();
+      await expect.poll(() => line.getByRole('button', { name: '编辑' }).evaluate((el) => el === document.activeElement)).toBe(true);
       expect(await line.getByTestId('address-gap').count()).toBe(0);
       await shot(page, 'order-addresses');
     });

@@ -5,6 +5,7 @@
  */
 import type { OrderLocation } from '@portal/contract/api';
 import { createStore, useStore } from '../../lib/external-store.ts';
+import { trimLocation } from './location.ts';
 
 export type AddressEdits = Readonly<Record<string, OrderLocation>>;
 
@@ -33,4 +34,14 @@ export function endAddressEdits(uuids?: readonly string[]): void {
     for (const u of uuids) delete next[u];
     return next;
   });
+}
+
+/**
+ * Saves every open editor as its 保存 would (`apply` writes a row's location) and closes them: 批量下单 checks the
+ * addresses the customer sees, not the ones saved before an edit (it named the old phone: LAN walk, 2026-11-30).
+ */
+export function saveAddressEdits(apply: (uuid: string, location: OrderLocation) => void): void {
+  const open = addressEditsStore.getState();
+  for (const [uuid, edit] of Object.entries(open)) apply(uuid, trimLocation(edit));
+  endAddressEdits(Object.keys(open));
 }

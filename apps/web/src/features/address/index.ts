@@ -7,5 +7,5 @@ export { AddressLine } from './components/AddressLine.tsx';
 export { RegionSelects } from './components/RegionSelects.tsx';
 export { UnifiedAddressButton } from './components/UnifiedAddressButton.tsx';
 export { useDefaultAddress } from './hooks/useDefaultAddress.ts';
-export { endAddressEdits } from './edits.ts';
+export { endAddressEdits, saveAddressEdits } from './edits.ts';
 export { addressText, locationOfCustomer, locationProblem } from './location.ts';

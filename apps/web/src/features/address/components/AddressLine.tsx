@@ -1,5 +1,6 @@
 import type { OrderLocation } from '@portal/contract/api';
 import { Button, Flex, Input, Typography } from 'antd';
+import { useRef } from 'react';
 import { ELLIPSIS } from '../../../lib/styles.ts';
 import { endAddressEdits, patchAddressEdit, startAddressEdit, useAddressEdit } from '../edits.ts';
 import { addressText, emptyLocation, GAP_TEXT, isBadPhone, locationGap, trimLocation } from '../location.ts';
@@ -26,12 +27,16 @@ const label = (text: string) => (
  */
 export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
   const edit = useAddressEdit(uuid);
+  const box = useRef<HTMLDivElement>(null);
+  // After 保存 or 取消 (or Enter, Escape) the keyboard stays on the row: its 编辑 (focus went to the page's top).
+  const refocus = () => requestAnimationFrame(() => box.current?.querySelector('button')?.focus());
 
   if (!edit) {
     const filled = value && (value.contact || value.phone || value.province || value.address);
     // A saved address that is not complete says what it lacks at once (a phone left empty was only found at 批量下单).
     const gap = filled ? locationGap(value) : null;
     return (
+      <div ref={box} style={{ minWidth: 0 }}>
       <Flex align="center" gap={12} wrap={false} style={{ minHeight: 32, minWidth: 0 }} data-testid="address-line">
         {label('收货信息')}
         {filled ? (
@@ -48,16 +53,27 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
           编辑
         </Button>
       </Flex>
+      </div>
     );
   }
 
   const patch = (p: Partial<OrderLocation>) => patchAddressEdit(uuid, p);
   // Flagged as it is typed; 保存 keeps it as any incomplete address, its line says what it lacks, and 批量下单 names the work.
   const badPhone = isBadPhone(edit.phone);
+  const save = () => {
+    onSave(trimLocation(edit));
+    endAddressEdits([uuid]);
+    refocus();
+  };
+  const cancel = () => {
+    endAddressEdits([uuid]);
+    refocus();
+  };
   return (
+    <div ref={box} onKeyDown={(e) => e.key === 'Escape' && cancel()}>
     <Flex align="center" gap={8} wrap={false} style={{ minHeight: 32 }} data-testid="address-editor">
       {label('收货信息')}
-      <Input size="small" aria-label="收件人" placeholder="收件人" style={{ width: 96 }} maxLength={50} value={edit.contact} onChange={(e) => patch({ contact: e.target.value })} />
+      <Input size="small" aria-label="收件人" placeholder="收件人" style={{ width: 96 }} maxLength={50} value={edit.contact} onChange={(e) => patch({ contact: e.target.value })} onPressEnter={save} />
       <Input
         size="small"
         aria-label="联系电话"
@@ -68,20 +84,14 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
         status={badPhone ? 'error' : undefined}
         title={badPhone ? '联系电话格式不正确（手机号或带区号的固定电话）' : undefined}
         onChange={(e) => patch({ phone: e.target.value })}
+        onPressEnter={save}
       />
       <RegionSelects value={edit} onChange={(r) => patch(r)} />
-      <Input size="small" aria-label="详细地址" placeholder="详细地址" style={{ width: 260 }} maxLength={200} value={edit.address} onChange={(e) => patch({ address: e.target.value })} />
-      <Button
-        size="small"
-        type="primary"
-        onClick={() => {
-          onSave(trimLocation(edit));
-          endAddressEdits([uuid]);
-        }}
-      >
+      <Input size="small" aria-label="详细地址" placeholder="详细地址" style={{ width: 260 }} maxLength={200} value={edit.address} onChange={(e) => patch({ address: e.target.value })} onPressEnter={save} />
+      <Button size="small" type="primary" onClick={save}>
         保存
       </Button>
-      <Button size="small" onClick={() => endAddressEdits([uuid])}>
+      <Button size="small" onClick={cancel}>
         取消
       </Button>
       {badPhone && (
@@ -90,5 +100,6 @@ export function AddressLine({ uuid, value, onSave }: AddressLineProps) {
         </Typography.Text>
       )}
     </Flex>
+    </div>
   );
 }

@@ -3,7 +3,7 @@ import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/http.ts';
-import { getDefaultAddress, locationOfCustomer } from '../../address/index.ts';
+import { getDefaultAddress, locationOfCustomer, saveAddressEdits } from '../../address/index.ts';
 import { selectHasProblems, selectIsUploading, useBatch, type WorkRow } from '../../batch/index.ts';
 import { repeatFileNameCheck } from '../api/repeat-check.ts';
 import { makeDraft, saveDraft } from '../draft.ts';
@@ -24,7 +24,7 @@ const TOAST_KEY = 'batch-submit';
  */
 export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubmitOptions) {
   const { message } = App.useApp();
-  const { checkEntriesStore, removeWorks, uploadStore, worksStore } = useBatch();
+  const { checkEntriesStore, removeWorks, updateWork, uploadStore, worksStore } = useBatch();
   const navigate = useNavigate();
   const [checking, setChecking] = useState(false);
   const [duplicates, setDuplicates] = useState<DuplicateRow[] | null>(null);
@@ -52,6 +52,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
 
   const submit = useCallback(async () => {
     if (checking || customerHubId === undefined) return;
+    saveAddressEdits((uuid, location) => updateWork(uuid, { orderLocations: [location] }));
     const rows = worksStore.getState().rows;
     const entries = checkEntriesStore.getState();
     const problem = submitProblem(rows as readonly SubmitWork[], {
@@ -81,7 +82,7 @@ export function useBatchSubmit({ customerHubId, batchAddressParsing }: BatchSubm
     } finally {
       setChecking(false);
     }
-  }, [batchAddressParsing, checkEntriesStore, checking, customerHubId, message, proceed, uploadStore, warn, worksStore]);
+  }, [batchAddressParsing, checkEntriesStore, checking, customerHubId, message, proceed, updateWork, uploadStore, warn, worksStore]);
 
   const confirmDuplicates = useCallback(
     async (resolved: DuplicateRow[]) => {
