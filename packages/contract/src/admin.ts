@@ -16,6 +16,12 @@ export const AdminHub = z.object({
   createdAt: z.string(),
   logins: z.number().int(),
   orders: z.number().int(),
+  /** Its customers' names: prices are imported per customer name. */
+  customerNames: z.array(z.string()),
+  /** SKUs its customers have a price for: 0, and nothing can be ordered (a new hub has none until an import names it). */
+  pricedSkus: z.number().int(),
+  /** Whether it has a default address (a Unified hub's batches go there). */
+  hasDefaultAddress: z.boolean(),
 });
 export type AdminHub = z.infer<typeof AdminHub>;
 

@@ -1,7 +1,7 @@
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { isPhoneNumber, type AdminAddressRow, type AdminHub, type AdminLogin } from '@portal/contract';
 import type { Db } from '../db/client.ts';
-import { customerHubs, customerLocations, customers, salesOrders, users } from '../db/schema/index.ts';
+import { customerHubs, customerLocations, customers, priceLines, salesOrders, users } from '../db/schema/index.ts';
 import { AddCustomerError, addCustomer, checkPassword, customerNameFree } from '../db/seed/customers.ts';
 import { hashPassword } from '../db/seed/passwords.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
@@ -53,14 +53,27 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async list(): Promise<AdminHub[]> {
       const logins = db.select({ hubId: users.hubId, n: count().as('login_count') }).from(users).groupBy(users.hubId).as('logins');
       const orders = db.select({ hubId: salesOrders.hubId, n: count().as('order_count') }).from(salesOrders).groupBy(salesOrders.hubId).as('orders');
-      const rows = await db.select({
-        id: customerHubs.id, name: customerHubs.name, batchAddressParsing: customerHubs.batchAddressParsing, createdAt: customerHubs.createdAt,
-        logins: logins.n, orders: orders.n,
-      }).from(customerHubs)
-        .leftJoin(logins, eq(logins.hubId, customerHubs.id))
-        .leftJoin(orders, eq(orders.hubId, customerHubs.id))
-        .orderBy(customerHubs.id);
-      return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), logins: Number(r.logins ?? 0), orders: Number(r.orders ?? 0) }));
+      const priced = db.select({ hubId: customers.hubId, n: sql<number>`count(distinct ${priceLines.propertyConfigId})`.as('priced_count') }).from(customers)
+        .innerJoin(priceLines, and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, customers.id))).groupBy(customers.hubId).as('priced');
+      const [rows, names, defaults] = await Promise.all([
+        db.select({
+          id: customerHubs.id, name: customerHubs.name, batchAddressParsing: customerHubs.batchAddressParsing, createdAt: customerHubs.createdAt,
+          logins: logins.n, orders: orders.n, priced: priced.n,
+        }).from(customerHubs)
+          .leftJoin(logins, eq(logins.hubId, customerHubs.id))
+          .leftJoin(orders, eq(orders.hubId, customerHubs.id))
+          .leftJoin(priced, eq(priced.hubId, customerHubs.id))
+          .orderBy(customerHubs.id),
+        db.select({ hubId: customers.hubId, name: customers.name }).from(customers).orderBy(customers.id),
+        db.selectDistinct({ hubId: customerLocations.hubId }).from(customerLocations).where(eq(customerLocations.isDefault, true)),
+      ]);
+      const withDefault = new Set(defaults.map((d) => d.hubId));
+      // What a shop must do before a new hub can order is said on its row: a hub of the console has no price until an
+      // import names its customer, and no address (a LAN walk's new customer found out at 提交订单).
+      return rows.map(({ priced: n, ...r }) => ({
+        ...r, createdAt: r.createdAt.toISOString(), logins: Number(r.logins ?? 0), orders: Number(r.orders ?? 0),
+        customerNames: names.filter((c) => c.hubId === r.id).map((c) => c.name), pricedSkus: Number(n ?? 0), hasDefaultAddress: withDefault.has(r.id),
+      }));
     },
 
     /** A new hub with its customer (prices are per customer; the customer takes the hub's name unless given). */

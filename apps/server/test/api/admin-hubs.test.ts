@@ -25,7 +25,12 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect((await t.call('PATCH', `/api/admin/hubs/${id}`, { token: op, body: { name: '新客户广告有限公司', batchAddressParsing: true } })).status).toBe(200);
     const hubs = await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }));
     expect(hubs.find((h) => h.id === id)).toMatchObject({ name: '新客户广告有限公司', batchAddressParsing: true, logins: 0, orders: 0 });
-    expect(hubs.find((h) => h.id === 1)).toMatchObject({ name: '演示门店客户', logins: 1 });
+    expect(hubs.find((h) => h.id === 1)).toMatchObject({ name: '演示门店客户', logins: 1, hasDefaultAddress: true, customerNames: ['演示客户'] });
+    expect(hubs.find((h) => h.id === 1)!.pricedSkus).toBeGreaterThan(10);
+    // A hub made here has no price and no address until the shop gives them: its row says so (a LAN walk's new
+    // customer found out at 提交订单).
+    // Its customer keeps the name it was made with: the name its prices are imported under.
+    expect(hubs.find((h) => h.id === id)).toMatchObject({ pricedSkus: 0, hasDefaultAddress: false, customerNames: ['新客户广告公司'] });
     const empty = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '  ' } });
     expect(empty.status).toBe(400);
     expect((await json<{ message: string }>(empty)).message).toMatch(/请填写客户中心名称/);

@@ -1,5 +1,5 @@
 import type { AdminAddressRow, AdminHub, AdminLogin } from '@portal/contract/admin';
-import { Alert, App, Button, Card, Flex, Form, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
@@ -112,6 +112,30 @@ function AddressesTab({ hub, m }: { hub: AdminHub; m: Mutations }) {
 }
 
 /** The customer hubs: add, rename, batchAddressParsing, and per hub its logins and default addresses. */
+/**
+ * What a hub still lacks before its customers can order: prices (imported per customer name) and, for a hub whose
+ * batch goes to one address, a default address. A hub made here had neither, and nothing said so (LAN walk).
+ */
+function Readiness({ hub }: { hub: AdminHub }) {
+  const names = hub.customerNames.map((n) => `「${n}」`).join('、');
+  const noAddress = !hub.batchAddressParsing && !hub.hasDefaultAddress;
+  if (hub.pricedSkus > 0 && !noAddress) return <Tag color="green">可下单（{hub.pricedSkus}个商品有价格）</Tag>;
+  return (
+    <Flex gap={4} wrap>
+      {hub.pricedSkus === 0 && (
+        <Tooltip title={`产品目录中还没有客户${names}的价格：在目录文件 prices 的 customerPrices 中加入 customer 为该名称的价格，再导入`}>
+          <Tag color="red">无价格</Tag>
+        </Tooltip>
+      )}
+      {noAddress && (
+        <Tooltip title="统一收货的客户需要默认收货地址：展开本行，在“默认地址”中添加">
+          <Tag color="orange">无默认地址</Tag>
+        </Tooltip>
+      )}
+    </Flex>
+  );
+}
+
 export function AdminHubsPage() {
   const hubs = useHubs();
   const m = useHubMutations();
@@ -147,6 +171,7 @@ export function AdminHubsPage() {
               <Switch checked={v} aria-label={`${h.name} 按作品填写地址`} loading={m.updateHub.isPending && m.updateHub.variables?.id === h.id}
                 onChange={(checked) => m.updateHub.mutate({ id: h.id, batchAddressParsing: checked }, { onError: (e) => void message.error(errorMessage(e)) })} />
             ) },
+            { title: '可否下单', key: 'ready', width: 190, render: (_: unknown, h) => <Readiness hub={h} /> },
             { title: '登录账号', dataIndex: 'logins', key: 'logins', width: 90 },
             { title: '订单', dataIndex: 'orders', key: 'orders', width: 80 },
             { title: '操作', key: 'actions', width: 90, render: (_: unknown, h) => <Button size="small" type="link" onClick={() => { m.updateHub.reset(); setEditing(h); }}>重命名</Button> },
