@@ -335,15 +335,18 @@ function createUploadFlow(page: Batch) {
    */
   function uploadPicked(picked: readonly PickedFile[], context: UploadContext): PickOutcome {
     const screened = screenFiles(picked);
-    if (screened.wrongType.length > 0) {
-      context.notify.warning(MSG.wrongFileType);
-      // The toast (the spec's words) names no file: the files left out are listed with those the parses leave out.
-      addUnsupportedNotices(screened.wrongType.map((p) => {
+    // Each toast is the spec's words and names no file: the files left out are listed with those the parses leave out.
+    const leftOut = (files: readonly PickedFile[], toast: string, reason: string) => {
+      if (files.length === 0) return;
+      context.notify.warning(toast);
+      addUnsupportedNotices(files.map((p) => {
         const path = p.relativePath;
-        return { fileName: path.slice(path.lastIndexOf('/') + 1), filePath: path, reason: SKIPPED_TYPE, itemName: path.split('/')[0]! };
+        return { fileName: path.slice(path.lastIndexOf('/') + 1), filePath: path, reason, itemName: path.split('/')[0]! };
       }));
-    }
-    if (screened.tooLong.length > 0) context.notify.warning(MSG.pathTooLong);
+    };
+    leftOut(screened.wrongType, MSG.wrongFileType, SKIPPED_TYPE);
+    // A path too long was named nowhere (LAN walk, 2026-11-30).
+    leftOut(screened.tooLong, MSG.pathTooLong, MSG.pathTooLong);
     if (screened.empty.length > 0) {
       const names = screened.empty.slice(0, 3).map((p) => p.relativePath).join('、');
       context.notify.warning(`${MSG.fileBroken}：${names}${screened.empty.length > 3 ? `等${screened.empty.length}个文件` : ''}`);

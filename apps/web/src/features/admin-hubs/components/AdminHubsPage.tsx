@@ -184,7 +184,7 @@ export function AdminHubsPage() {
         {editing === 'new' && (
           <>
             <Form.Item label="客户名称" name="customerName" extra="价格按客户名称匹配；不填时与客户中心同名"><Input maxLength={100} showCount /></Form.Item>
-            <Form.Item label="按作品填写地址（batchAddressParsing）" name="batchAddressParsing" valuePropName="checked"><Switch /></Form.Item>
+            <Form.Item label="按作品填写地址" name="batchAddressParsing" valuePropName="checked" tooltip="开启后，客户为每个作品分别填写收货地址；关闭时整批发往客户的默认地址"><Switch /></Form.Item>
           </>
         )}
       </FormDialog>

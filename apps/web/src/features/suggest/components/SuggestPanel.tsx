@@ -134,7 +134,8 @@ export function SuggestPanel() {
     const chosen = new Set(list);
     return batch.worksStore.getState().rows.filter((r) => chosen.has(r.uuid)).map((r) => r.articleName);
   };
-  const select = (list: readonly string[]) => batch.setSelectedWorks(list);
+  // Adds to the rows checked already: three groups' 勾选这些作品 then 按推荐匹配 matched only the last group (LAN walk).
+  const select = (list: readonly string[]) => batch.setSelectedWorks([...new Set([...batch.worksStore.getState().selectedKeys, ...list])]);
 
   // One line per suggested SKU, not per work: the works are the order table's rows, and a list of them here
   // pushed 订单列表 below the fold (the LAN check of 2026-11-29, 40 folders).
