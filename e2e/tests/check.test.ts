@@ -130,6 +130,8 @@ describe('choosing products and checking files', () => {
     await page.getByRole('button', { name: '选择产品' }).click();
 
     const picker = page.getByRole('dialog', { name: '选择产品' });
+    // The title says which rows the choice is for.
+    await page.getByRole('dialog', { name: '选择产品（已勾选2个作品）' }).waitFor();
     await picker.getByRole('button', { name: 'A3海报' }).waitFor();
     // By category: 照片冲印 holds the two photo products and nothing else.
     await picker.getByRole('tree').getByText('照片冲印', { exact: true }).click();

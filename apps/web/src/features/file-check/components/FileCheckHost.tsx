@@ -55,11 +55,21 @@ export function FileCheckHost({ renderFileActions }: { renderFileActions?: FileA
     [message, setCheckNotifier],
   );
 
+  // The rows the choice changes, said before it is made: a matched card became 5寸 unnoticed among checked rows
+  // scrolled out of view (LAN walk, 2026-11-30).
+  const uuids = chooser?.uuids ?? [];
+  const chosen = new Set(uuids);
+  const replacing = chooser ? batch.worksStore.getState().rows.filter((r) => chosen.has(r.uuid) && r.productId != null).length : 0;
+  const note = uuids.length > 1 || (replacing > 0 && !chooser?.initial)
+    ? `已勾选${uuids.length}个作品${replacing > 0 ? `，其中${replacing}个已有产品，将改为所选产品并重新校验` : ''}`
+    : undefined;
+
   return (
     <>
       <ProductChooser
         open={chooser !== undefined}
         initial={chooser?.initial}
+        note={note}
         onClose={closeProductChooser}
         onChosen={(choice) => {
           const uuids = chooser?.uuids ?? [];

@@ -10,13 +10,15 @@ export interface ProductChooserProps {
   initial?: { productId: number; propertyConfigId: number };
   onClose: () => void;
   onChosen: (choice: ProductChoice) => void;
+  /** Which works the choice is for, shown in the picker's title. */
+  note?: string | undefined;
 }
 
 /**
  * The whole choice: the picker (cards or SKU table), then the details of the picked product over
  * it. Cancelling the details goes back to the picker; confirming closes both.
  */
-export function ProductChooser({ open, initial, onClose, onChosen }: ProductChooserProps) {
+export function ProductChooser({ open, initial, onClose, onChosen, note }: ProductChooserProps) {
   const { message } = App.useApp();
   const [picked, setPicked] = useState<{ productId: number; configId?: number } | undefined>();
 
@@ -29,6 +31,7 @@ export function ProductChooser({ open, initial, onClose, onChosen }: ProductChoo
       <ProductPickerDialog
         open={open}
         onClose={onClose}
+        note={note}
         onPickProduct={(p) => setPicked({ productId: p.id, configId: initial?.productId === p.id ? initial.propertyConfigId : undefined })}
         onPickSku={(row) => {
           if (!row.saleable) {

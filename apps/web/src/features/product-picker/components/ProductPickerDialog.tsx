@@ -201,13 +201,15 @@ export interface ProductPickerDialogProps {
   onPickProduct: (product: ProductSummary) => void;
   /** A SKU row of the table picker was chosen. */
   onPickSku: (row: SkuRow) => void;
+  /** Which works the choice is for, said in the title (选择产品 of 300 checked rows said nothing). */
+  note?: string | undefined;
 }
 
 /**
  * 选择产品: category tree, keyword search and either the card list of products (getProductsPage)
  * or the table of SKUs (getCategoryProductsPage), each paged 10 to 100 at a time.
  */
-export function ProductPickerDialog({ open, onClose, onPickProduct, onPickSku }: ProductPickerDialogProps) {
+export function ProductPickerDialog({ open, onClose, onPickProduct, onPickSku, note }: ProductPickerDialogProps) {
   const { token } = theme.useToken();
   const categories = useProductCategories(open);
   const [mode, setMode] = useState<Mode>('card');
@@ -221,7 +223,7 @@ export function ProductPickerDialog({ open, onClose, onPickProduct, onPickSku }:
   return (
     <Modal
       open={open}
-      title="选择产品"
+      title={note ? `选择产品（${note}）` : '选择产品'}
       onCancel={onClose}
       width={1080}
       footer={null}
