@@ -168,12 +168,14 @@ export const FileSizeCell = memo(function FileSizeCell({ uuid }: { uuid: string 
   return (
     <div className="works-stack works-small">
       {components.map((c) => (
-        <span key={`${c.componentName}-${c.width}-${c.height}`} style={{ whiteSpace: 'nowrap' }}>
+        <span key={`${c.componentName}-${c.width}-${c.height}`} className="works-ellipsis">
           {c.componentName} {c.width}×{c.height}mm{c.count > 1 ? ` ×${c.count}` : ''}
         </span>
       ))}
       {actual && actual.counts.size > 0 && (
-        <span className="works-muted" style={{ whiteSpace: 'nowrap' }} data-testid="actual-size">
+        // Cut at the cell's edge, whole in its title: at 1366 px it ran over 页数 and 加页数 (LAN walk).
+        <span className="works-muted works-ellipsis" data-testid="actual-size"
+          title={`实际 ${actual.mmSizes().join('、')}`}>
           实际 {actual.mmSizes().slice(0, 2).join('、')}
           {actual.counts.size > 2 ? ` 等${actual.counts.size}种` : ''}
         </span>
