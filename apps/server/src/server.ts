@@ -21,7 +21,9 @@ try {
   await app.listen({ port: config.port, host: config.host });
 } catch (err) {
   // A refusal the person starting the server can act on is said alone; anything else with its stack.
-  console.error(err instanceof DataDirInUseError ? err.message : err);
+  const full = (err as { code?: unknown })?.code === 'ENOSPC';
+  console.error(err instanceof DataDirInUseError ? err.message
+    : full ? `数据目录所在的磁盘已满（${config.dataDir}）：请腾出空间后再启动` : err);
   process.exit(1);
 }
 app.log.info({ ms: Date.now() - started, dataDir: config.dataDir, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'portal ready');

@@ -110,6 +110,8 @@ export const SERVER_MSG = {
   badRequest: '请求参数不正确',
   internal: '服务器内部错误，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
+  /** The server's disk (or its database's) is full: the shop's problem, not the request's (507). */
+  storageFull: '服务器存储空间不足，请联系印刷厂',
   bodyTooLarge: '请求内容过大',
   /** A request Node's HTTP parser could not read (a broken header), or whose headers are too large. */
   malformedRequest: '请求格式不正确',

@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../process-alive.ts';
 
@@ -62,8 +62,9 @@ export function lockDataDir(dataDir: string): () => void {
   const file = lockFileOf(dataDir);
   const mine = `${process.pid}\n`;
   const draft = `${file}.${process.pid}`;
-  writeFileSync(draft, mine);
   try {
+    // Inside the try: on a full disk the write fails after creating the file, which must not stay (crash probe).
+    writeFileSync(draft, mine);
     for (;;) {
       try {
         linkSync(draft, file);
@@ -83,7 +84,7 @@ export function lockDataDir(dataDir: string): () => void {
       }
     }
   } finally {
-    unlinkSync(draft);
+    rmSync(draft, { force: true });
   }
   held.add(file);
   if (!removeAtExit) {

@@ -48,6 +48,18 @@ const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to 
 /** Seconds a client is asked to wait before it tries again when the database is unavailable. */
 const RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The disk is full: the files' (ENOSPC) or the database's (SQLSTATE 53100 disk_full, or its words). On PGlite a parse, a
+ * draft and even a wrong password answered 500 while the data folder's disk was full (crash probe, 2026-11-30).
+ */
+function isStorageFull(err: unknown): boolean {
+  for (const { code, message } of causesOf(err)) {
+    if (code === 'ENOSPC' || code === '53100') return true;
+    if (typeof message === 'string' && /No space left on device/i.test(message)) return true;
+  }
+  return false;
+}
+
 function isDatabaseUnavailable(err: unknown): boolean {
   for (const { code, message } of causesOf(err)) {
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
@@ -120,6 +132,10 @@ export const errorHandlerPlugin = fp(
       const dbCode = databaseErrorCode(err);
       if (dbCode && BAD_TEXT_CODES.has(dbCode)) {
         return reply.status(400).send({ message: `${SERVER_MSG.badRequest}：含有无法处理的字符`, code: 'bad-text' });
+      }
+      if (isStorageFull(err)) {
+        request.log.error({ err }, 'the disk is full');
+        return reply.status(507).send({ message: SERVER_MSG.storageFull, code: 'disk-full' });
       }
       // Not a fault of this server nor of the request: say so, and when to try again.
       if (isDatabaseUnavailable(err)) {

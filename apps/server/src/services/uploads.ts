@@ -43,7 +43,7 @@ const STALE_ASSEMBLY_SECONDS = 120;
 /** A chunk's bytes are written as they come, in pieces of about this size. */
 const WRITE_BYTES = 256 * 1024;
 
-const DISK_FULL = '服务器存储空间不足，请联系印刷厂';
+const DISK_FULL = SERVER_MSG.storageFull;
 
 const TYPE_NAMES: Record<SniffedType, [string, string]> = { jpeg: ['JPEG图片', '.jpg'], png: ['PNG图片', '.png'], pdf: ['PDF', '.pdf'], zip: ['压缩包', '.zip'] };
 /** A file whose bytes are not what its extension says: when they are a printable type, the name to give it. */
