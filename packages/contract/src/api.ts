@@ -328,6 +328,8 @@ export const FileCheckRow = z.object({
   effectiveDpi: z.number().nullable(),
   pass: z.boolean(),
   reason: z.string().nullable(),
+  /** The customer accepted this file's resolution warning at this dpi (批量确认使用): the warning stays, the triage leaves it out. */
+  resolutionAccepted: z.literal(true).optional(),
   previewUrl: z.string(),
   previewRelativeUrl: z.string(),
 });

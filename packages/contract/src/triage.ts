@@ -46,6 +46,8 @@ export interface TriageRowInput {
   resolutionWarning: boolean;
   pass: boolean;
   reason: string | null;
+  /** Its resolution warning was accepted (批量确认使用), also in a work that fails for another file. */
+  resolutionAccepted?: true;
   previewUrl?: string;
 }
 
@@ -158,7 +160,8 @@ export function workIssues(work: TriageWorkInput): TriageFile[] {
   const labels = fileLabels(rows.map((r) => r.itemPath));
   const labelOf = (row: TriageRowInput) => labels.get(row.itemPath) ?? row.filename;
   for (const row of rows) {
-    for (const issue of fileIssues(row)) if (!(accepted && issue.cause === '分辨率不足')) out.push({ workUuid: work.uuid, row, issue, label: labelOf(row) });
+    const rowAccepted = accepted || row.resolutionAccepted === true;
+    for (const issue of fileIssues(row)) if (!(rowAccepted && issue.cause === '分辨率不足')) out.push({ workUuid: work.uuid, row, issue, label: labelOf(row) });
   }
   // A page count outside the limits is the work's: every file of it is in the group.
   if ('message' in result && result.message.pageCountWarning && !out.some((f) => f.issue.cause === '页数不符')) {

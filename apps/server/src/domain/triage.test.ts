@@ -106,5 +106,11 @@ describe('triage of a batch', () => {
     const bad = checkWork([img('小.jpg', 124, 89, 150)], [photo], noPages);
     const failing: TriageWorkInput = { uuid: 'w2', checkResult: { message: { fileCheckResult: bad.rows, pageCountWarning: false } } };
     expect(triage([failing]).map((g) => g.label)).toEqual(['尺寸偏小 2–5 mm · 共1个文件 · 1个作品', '分辨率不足 150–199 dpi · 共1个文件 · 1个作品']);
+    // In a work that fails for another file, a file whose warning was accepted is marked on its row and left out
+    // (it stayed in 分辨率不足 after 批量确认使用: LAN walk).
+    const both = checkWork([img('低.jpg', 127, 89, 150), img('小.jpg', 120, 89, 300)], [photo], noPages);
+    const rows = both.rows.map((r) => (r.itemPath.endsWith('低.jpg') ? { ...r, resolutionAccepted: true as const } : r));
+    expect(triage([{ uuid: 'w3', checkResult: { message: { fileCheckResult: rows, pageCountWarning: false } } }]).map((g) => g.label))
+      .toEqual(['尺寸偏小 5–10 mm · 共1个文件 · 1个作品']);
   });
 });

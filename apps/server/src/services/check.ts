@@ -229,7 +229,10 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
     const answerWith = <R extends FileCheckRow>(rows: R[]) => (outcome.pass
       ? { state: 200 as const, message: { workUuid: work.uuid, resolutionWarning: outcome.resolutionWarning, addPageNum: outcome.addPageNum, pageCount: outcome.pageCount, fileArea: outcome.fileArea, components: outcome.components, fileCheckResult: rows, priceBasis: product.priceBasis, ...(accepted ? { resolutionAccepted: true } : {}) } }
       : { state: 400 as const, message: { workUuid: work.uuid, fileName: work.fileName, status: 'error' as const, message: { fileCheckResult: rows, pageCountWarning: outcome.pageCountWarning, error: true as const }, messages: outcome.messages.map((message) => ({ message })) } });
-    const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows));
+    // Each accepted warning is marked on its row, also where another file fails the work: the triage left such a
+    // work's accepted files in 分辨率不足 (LAN walk, 2026-11-30).
+    const acceptedRow = (r: FileCheckRow) => r.resolutionWarning && work.resolutionAccepted?.some((a) => a.filePath === r.itemPath && a.dpi === r.resolutionDetect);
+    const answer: CheckAnswer = answerWith(withPreviews(hubId, outcome.rows).map((r) => (acceptedRow(r) ? { ...r, resolutionAccepted: true as const } : r)));
     if (!opts.dryRun) {
       const stored = {
         // What is kept of the answer (for the operator; no call reads it back: the page keeps the

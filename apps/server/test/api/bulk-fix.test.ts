@@ -242,6 +242,9 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     // The check still names the warning; it says it was accepted, so the page shows 已匹配.
     expect(await check(w, photo5)).toMatchObject({ state: 200, message: { resolutionWarning: true, resolutionAccepted: true } });
     expect((await stored(w.uuid)).state).toBe('match');
+    // Its row says so too, as a failing work's rows do (the triage reads them: LAN walk).
+    const answered = await check(w, photo5);
+    expect(answered.state === 200 && answered.message.fileCheckResult[0]).toMatchObject({ resolutionWarning: true, resolutionAccepted: true });
 
     const res = await t.call('POST', '/api/sales_order/batch', { token: demo, body: {
       idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
