@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,20 +30,6 @@ describe('the local file store', () => {
       await rm(dir, { recursive: true, force: true });
     }
     expect(await readdir(path.join(root, '1', '.previews', 'upload', 'f1'))).toEqual([]);
-  });
-
-  it('never writes a chunk into a stored file: a part left linked to one (a kill before its removal) is started anew', async () => {
-    root ||= await mkdtemp(path.join(os.tmpdir(), 'store-'));
-    const store = createLocalFileStore(root);
-    const part = await store.openPart(1, 'k1', '2048000');
-    await part.write(0, [Buffer.from('ordered bytes')]);
-    await part.publish('upload/f/p2.jpg');
-    await part.close();
-    // The part still has its name (the process died before the upload was recorded and its folder removed).
-    const again = await store.openPart(1, 'k1', '2048000');
-    await again.write(0, [Buffer.from('OTHER BYTES!!')]);
-    await again.close();
-    expect(await readFile(store.localPath(1, 'upload/f/p2.jpg'), 'utf8')).toBe('ordered bytes');
   });
 
   it('removes nothing, without an error, where a folder of the path is a file', async () => {

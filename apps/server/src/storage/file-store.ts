@@ -236,17 +236,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
       if (!shared) {
         // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
         const flags = constants.O_RDWR | constants.O_CREAT;
-        const openIt = async () => {
-          await mkdir(path.dirname(file), { recursive: true });
-          const fh = await open(file, flags, 0o644);
-          // A part with a second name is a stored file already (a process killed between the link and the part's
-          // removal left it): a chunk written into it would change that file, an ordered one too (crash probe).
-          // That name goes, and the chunk starts a part of its own.
-          if ((await fh.stat()).nlink < 2) return fh;
-          await fh.close();
-          await rm(file, { force: true });
-          return open(file, flags, 0o644);
-        };
+        const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, flags, 0o644));
         // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
         const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
         const entry: SharedPart = { handle: opening, users: 0, retired: false };
