@@ -425,7 +425,12 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
       deps.hashes?.chunkCame();
       const f = normaliseChunkFields(fields, deps.config);
       const key = uploadKey(f);
-      const part = await store.openPart(hubId, key, String(f.chunkSize)).catch((err: unknown) => Promise.reject(diskFull(err)));
+      // A part that is also a stored file is stale once its upload is finished (or gone): a new one is started.
+      const finished = async () => {
+        const [row] = await db.select({ status: uploads.status }).from(uploads).where(identity(hubId, f));
+        return !row || row.status === 'done' || row.status === 'failed';
+      };
+      const part = await store.openPart(hubId, key, String(f.chunkSize), finished).catch((err: unknown) => Promise.reject(diskFull(err)));
       try {
         try {
           await writeChunk(hubId, f, part, bytes);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,29 @@ describe('the local file store', () => {
       await rm(dir, { recursive: true, force: true });
     }
     expect(await readdir(path.join(root, '1', '.previews', 'upload', 'f1'))).toEqual([]);
+  });
+
+  it('never writes a chunk into a finished upload\'s stored file, and keeps the linked part of a file not yet recorded', async () => {
+    root ||= await mkdtemp(path.join(os.tmpdir(), 'store-'));
+    const store = createLocalFileStore(root);
+    const published = async (key: string, rel: string) => {
+      const part = await store.openPart(1, key, '2048000');
+      await part.write(0, [Buffer.from('ordered bytes')]);
+      await part.publish(rel);
+      await part.close();
+    };
+    // The part still has its name (the process died before its folder was removed). Its upload is done: a new one's
+    // chunk starts a new part (it was written into the ordered file: crash probe).
+    await published('k1', 'upload/f/p2.jpg');
+    const again = await store.openPart(1, 'k1', '2048000', async () => true);
+    await again.write(0, [Buffer.from('OTHER BYTES!!')]);
+    await again.close();
+    expect(await readFile(store.localPath(1, 'upload/f/p2.jpg'), 'utf8')).toBe('ordered bytes');
+    // Its upload is not recorded yet (the process died between the link and the record): the part is the file's, kept.
+    await published('k2', 'upload/f/p3.jpg');
+    const resumed = await store.openPart(1, 'k2', '2048000', async () => false);
+    expect((await resumed.inspect(13)).head.toString()).toBe('ordered bytes');
+    await resumed.close();
   });
 
   it('removes nothing, without an error, where a folder of the path is a file', async () => {

@@ -38,7 +38,12 @@ export interface FileStore {
    *   in parallel, by several processes sharing the folder, and more than once;
    * - the folder of an upload is removed only by whoever refuses, completes or sweeps the upload.
    */
-  openPart(hubId: number, uploadKey: string, name: string): Promise<PartFile>;
+  /**
+   * `isStale` is asked when the part on disk is also a stored file (a second name: a process died between the file's
+   * record and the part folder's removal, or between its link and its record): true drops that name and starts a new
+   * part, so that no chunk changes a stored file; false keeps it, the complete part of a file still to be recorded.
+   */
+  openPart(hubId: number, uploadKey: string, name: string, isStale?: () => Promise<boolean>): Promise<PartFile>;
   /**
    * Removes an upload's folder with whatever it holds; `expected` names the part it should hold
    * alone, which makes it two calls instead of a recursive walk.
@@ -230,13 +235,22 @@ export function createLocalFileStore(filesRoot: string): FileStore {
     async move(hubId, from, to) {
       await rename(abs(hubId, from), await prepare(hubId, to));
     },
-    async openPart(hubId, key, name) {
+    async openPart(hubId, key, name, isStale) {
       const file = partFile(hubId, key, name);
       let shared = openParts.get(file);
       if (!shared) {
         // Not open here: most likely the upload's first chunk, whose folder does not exist yet.
         const flags = constants.O_RDWR | constants.O_CREAT;
-        const openIt = () => mkdir(path.dirname(file), { recursive: true }).then(() => open(file, flags, 0o644));
+        const openIt = async () => {
+          await mkdir(path.dirname(file), { recursive: true });
+          const fh = await open(file, flags, 0o644);
+          // A chunk of a new upload written into a finished one's part changed that stored file, an ordered one too
+          // (crash probe, 2026-11-30); the part of a file a dead process linked but did not record is kept.
+          if (!isStale || (await fh.stat()).nlink < 2 || !(await isStale())) return fh;
+          await fh.close();
+          await rm(file, { force: true });
+          return open(file, flags, 0o644);
+        };
         // Another process may remove the folder between our mkdir and open (it just completed the file): once more.
         const opening = openIt().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? openIt() : Promise.reject(err)));
         const entry: SharedPart = { handle: opening, users: 0, retired: false };
