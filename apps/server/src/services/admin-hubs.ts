@@ -21,7 +21,6 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     const [h] = await db.select({ id: customerHubs.id }).from(customerHubs).where(eq(customerHubs.id, hubId));
     if (!h) throw notFound('客户中心不存在');
   }
-  /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
   /** The seed's refusals as the console's answers: a taken login or customer name is 409, the rest 422; anything else as it is. */
   const refusalOf = (e: unknown) => {
     if (!(e instanceof AddCustomerError)) return e;
@@ -29,6 +28,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     if (e.message.startsWith('客户名称已存在')) return conflict(e.message, 'customer-name-taken');
     return invalid(e.message);
   };
+  /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
   async function nameFree(name: string, hubId?: number) {
     const [taken] = await db.select({ id: customerHubs.id }).from(customerHubs)
       .where(and(eq(customerHubs.name, name), hubId === undefined ? undefined : ne(customerHubs.id, hubId)));
@@ -68,11 +68,13 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
         db.selectDistinct({ hubId: customerLocations.hubId }).from(customerLocations).where(eq(customerLocations.isDefault, true)),
       ]);
       const withDefault = new Set(defaults.map((d) => d.hubId));
+      const namesOf = new Map<number, string[]>();
+      for (const c of names) namesOf.set(c.hubId, [...(namesOf.get(c.hubId) ?? []), c.name]);
       // What a shop must do before a new hub can order is said on its row: a hub of the console has no price until an
       // import names its customer, and no address (a LAN walk's new customer found out at 提交订单).
       return rows.map(({ priced: n, ...r }) => ({
         ...r, createdAt: r.createdAt.toISOString(), logins: Number(r.logins ?? 0), orders: Number(r.orders ?? 0),
-        customerNames: names.filter((c) => c.hubId === r.id).map((c) => c.name), pricedSkus: Number(n ?? 0), hasDefaultAddress: withDefault.has(r.id),
+        customerNames: namesOf.get(r.id) ?? [], pricedSkus: Number(n ?? 0), hasDefaultAddress: withDefault.has(r.id),
       }));
     },
 

@@ -121,10 +121,10 @@ export function createBulkFixService(deps: {
   });
 
   /** The row of an item whose fix a run before a restart recorded: what the record says it did. */
-  const doneRow = (item: FixItem, fix: typeof fileFixes.$inferSelect): FixDone => {
+  const doneRow = (item: FixItem, fix: typeof fileFixes.$inferSelect, articleName: string): FixDone => {
     const d = (fix.detail ?? {}) as { before?: FixPlanRow['before']; after?: FixPlanRow['after']; cutShare?: number; padShare?: number; file?: WorkFile };
     return {
-      workUuid: fix.workUuid, articleName: '', filePath: fix.filePath, fileName: d.file?.fileName ?? fix.filePath.slice(fix.filePath.lastIndexOf('/') + 1),
+      workUuid: fix.workUuid, articleName, filePath: fix.filePath, fileName: d.file?.fileName ?? fix.filePath.slice(fix.filePath.lastIndexOf('/') + 1),
       kind: item.kind, ok: true, reason: null, before: d.before ?? null, after: d.after ?? null, cutShare: d.cutShare ?? 0, padShare: d.padShare ?? 0,
       stillWarned: false, fixId: fix.id, newPath: fix.fixedPath,
     };
@@ -214,12 +214,14 @@ export function createBulkFixService(deps: {
       const already = new Map((await db.select().from(fileFixes).where(and(eq(fileFixes.hubId, hubId), eq(fileFixes.taskId, ctx.taskId)))).map((f) => [f.id, f]));
       // A run after a restart plans only the items whose fix is not recorded yet: a recorded one's work points to
       // its fixed file already, and planned again it was 文件不在作品中, which failed the whole task (crash probe).
-      const todo = payload.items.map((item, index) => ({ item, index })).filter(({ index }) => !already.has(idAt(index)));
-      const planned = (await planAll(hubId, todo.map((t) => t.item))).map((p, i) => ({ ...p, index: todo[i]!.index }));
-      const recorded = payload.items.flatMap((item, index) => {
+      const todo: Array<{ item: FixItem; index: number }> = [];
+      const recorded: Array<{ item: FixItem; index: number; fix: typeof fileFixes.$inferSelect }> = [];
+      payload.items.forEach((item, index) => {
         const fix = already.get(idAt(index));
-        return fix ? [{ index, item, fix }] : [];
+        if (fix) recorded.push({ item, index, fix });
+        else todo.push({ item, index });
       });
+      const planned = (await planAll(hubId, todo.map((t) => t.item))).map((p, i) => ({ ...p, index: todo[i]!.index }));
       const workIds = [...new Set([...planned.map((p) => p.work.uuid), ...recorded.map((r) => r.fix.workUuid)])];
       const total = payload.items.length + workIds.length;
       let done = recorded.length;
@@ -231,7 +233,7 @@ export function createBulkFixService(deps: {
       const names = new Map(recorded.length
         ? (await db.select({ uuid: works.uuid, name: works.articleName }).from(works).where(and(eq(works.hubId, hubId), inArray(works.uuid, [...new Set(recorded.map((r) => r.fix.workUuid))])))).map((w) => [w.uuid, w.name])
         : []);
-      for (const { index, item, fix } of recorded) out[index] = { ...doneRow(item, fix), articleName: names.get(fix.workUuid) ?? '' };
+      for (const { index, item, fix } of recorded) out[index] = doneRow(item, fix, names.get(fix.workUuid) ?? '');
       const made = new Map<number, NonNullable<Awaited<ReturnType<typeof makeFixed>>>>();
       await pLimit(FIX_CONCURRENCY).map(planned, async (p) => {
         const before = already.get(fixIdOf(p));

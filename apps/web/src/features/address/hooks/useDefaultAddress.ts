@@ -6,6 +6,13 @@ import { useCallback, useState } from 'react';
 import { addressFailureText, getDefaultAddress } from '../api/default-address.ts';
 import { locationOfCustomer } from '../location.ts';
 
+/** The hub's default address, fetched afresh each time it is asked (the customer may have changed it elsewhere). */
+const defaultAddressQuery = (customerHubId: number) => ({
+  queryKey: ['default-address', customerHubId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => getDefaultAddress(customerHubId, signal),
+  staleTime: 0,
+});
+
 /**
  * 统一设置地址 (../shared/spec/product-spec.md §2, §5): fetches the hub's default address afresh (the customer may
  * have changed it elsewhere) and hands it to `apply`, which decides which rows take it (and closes
@@ -22,11 +29,7 @@ export function useFillDefaultAddress(customerHubId: number | undefined) {
       if (customerHubId === undefined) return;
       setPending(true);
       try {
-        const found = await queryClient.fetchQuery({
-          queryKey: ['default-address', customerHubId],
-          queryFn: ({ signal }) => getDefaultAddress(customerHubId, signal),
-          staleTime: 0,
-        });
+        const found = await queryClient.fetchQuery(defaultAddressQuery(customerHubId));
         if (!found) {
           void message.warning(MSG.noDefaultAddress);
           return;
@@ -49,10 +52,5 @@ export function useFillDefaultAddress(customerHubId: number | undefined) {
  * before 提交订单 when there is none (it read 客户默认收货地址 and the order was refused: LAN walk, 2026-11-30).
  */
 export function useDefaultAddress(customerHubId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: ['default-address', customerHubId],
-    queryFn: ({ signal }) => getDefaultAddress(customerHubId, signal),
-    enabled,
-    staleTime: 0,
-  });
+  return useQuery({ ...defaultAddressQuery(customerHubId), enabled });
 }
