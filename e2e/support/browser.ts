@@ -104,6 +104,8 @@ declare const window: {
 
 /** Folders of the disk (one or several at once) dragged from the desktop onto `target`, as Chromium's input layer delivers them (CDP). */
 export async function dropFolder(page: Page, cdp: CDPSession, target: Locator, dir: string | string[]): Promise<void> {
+  // Dragged onto the target where it is on screen: an earlier step may have scrolled the page past it.
+  await target.scrollIntoViewIfNeeded();
   const box = await target.boundingBox();
   if (!box) throw new Error('the drop target is not visible');
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };

@@ -98,3 +98,30 @@ export async function chooseFivePrint(page: Page, rows: Locator[]): Promise<void
   // The success entries leave by themselves.
   await expect.poll(() => page.locator('[role="listitem"][data-status="start"], [role="listitem"][data-status="success"]').count(), { timeout: 15_000 }).toBe(0);
 }
+
+// page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
+declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; closest(s: string): { getBoundingClientRect(): { top: number } } | null }> };
+declare const requestAnimationFrame: (callback: () => void) => number;
+
+/**
+ * Where the row of the work `name` stands on screen (its top, px) from the frame it appears in until
+ * `ms` later, every frame: one value when nothing above the order table pushed it. Start it before the
+ * pick that brings the row; a customer's click on the row in that time lands where the row was.
+ */
+export function watchRowTop(page: Page, name: string, ms: number): Promise<number[]> {
+  return page.evaluate(({ name, ms }) => new Promise<number[]>((resolve) => {
+    const tops: number[] = [];
+    let since: number | undefined;
+    const tick = () => {
+      const cell = Array.from(document.querySelectorAll('[data-testid="work-name"]')).find((el) => el.textContent === name);
+      const top = cell?.closest('.ant-table-row')?.getBoundingClientRect().top;
+      if (top !== undefined) {
+        since ??= performance.now();
+        if (tops.at(-1) !== Math.round(top)) tops.push(Math.round(top));
+      }
+      if (since !== undefined && performance.now() - since > ms) resolve(tops);
+      else requestAnimationFrame(tick);
+    };
+    tick();
+  }), { name, ms });
+}

@@ -4,6 +4,7 @@
  * Support code the bench imports too (bench/benchmarks/batch-triage.ts): no vitest here.
  */
 import type { Locator, Page } from 'playwright-core';
+import { openedDialog } from './browser.ts';
 
 export interface ProductChoice {
   /** The product's card in the picker, e.g. 5寸照片冲印. */
@@ -31,13 +32,14 @@ export async function chooseOption(details: Locator, option: string | RegExp): P
 /** Clicks `opener`, finds and opens the product, chooses its options; answers 商品详情, not yet confirmed. */
 export async function openProduct(page: Page, opener: Locator, choice: ProductChoice): Promise<Locator> {
   await opener.click();
-  const picker = page.getByRole('dialog', { name: '选择产品' });
+  // Each dialog once its opening zoom has ended (pages that keep the motion): 确定 clicked during it was lost.
+  const picker = await openedDialog(page.getByRole('dialog', { name: '选择产品' }));
   if (choice.keyword !== undefined) {
     await picker.getByLabel('搜索产品').fill(choice.keyword);
     await picker.getByRole('button', { name: '搜索' }).click();
   }
   await picker.getByRole('button', { name: choice.product }).click();
-  const details = page.getByRole('dialog', { name: '商品详情' });
+  const details = await openedDialog(page.getByRole('dialog', { name: '商品详情' }));
   for (const option of choice.options) await chooseOption(details, option);
   return details;
 }

@@ -14,7 +14,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { shot } from '../support/browser.ts';
 import { watchWire } from '../support/chunks.ts';
-import { afterStep, leaveOrderPage, openOrderPage, rowOf } from '../support/ordering.ts';
+import { afterStep, leaveOrderPage, openOrderPage, rowOf, watchRowTop } from '../support/ordering.ts';
 import type { RunningServer } from '../support/server.ts';
 import { labelledJpeg } from '../support/upload-fixtures.ts';
 
@@ -75,11 +75,15 @@ describe('推荐产品 and bytes never sent twice', () => {
   });
 
   it('a folder of 1795×1205 px photos at 300 dpi is suggested 6寸, and 按推荐匹配 checks it', async () => {
+    // The row stays where it appeared while 推荐产品 works out its suggestion: the panel came SETTLE_MS after the
+    // row, above the table, and pushed the rows 95 px down under a customer's click (a lost check in CI).
+    const tops = watchRowTop(page, '海边假期', 3_000);
     await page.getByTestId('upload-folder-input').setInputFiles(folder);
     const row = rowOf(page, '海边假期');
     await row.waitFor({ timeout: TIMEOUT_MS });
     const panel = page.locator('.ant-card').filter({ has: page.getByText('推荐产品', { exact: true }) });
     await panel.getByText('6寸照片冲印（光面，无边框）').waitFor({ timeout: TIMEOUT_MS });
+    expect(await tops).toHaveLength(1);
     expect(await panel.getByText('尺寸吻合').isVisible()).toBe(true);
     // One line per suggested SKU, not per work.
     expect(await panel.getByTestId('suggest-group').allInnerTexts()).toEqual([expect.stringMatching(/6寸照片冲印（光面，无边框）\s*尺寸吻合\s*· 1个作品/)]);
@@ -99,8 +103,9 @@ describe('推荐产品 and bytes never sent twice', () => {
     await panel.getByRole('button', { name: '按推荐匹配' }).click();
     await row.getByText('已匹配', { exact: true }).waitFor({ timeout: TIMEOUT_MS });
     expect(await row.getByText('6寸照片冲印').first().isVisible()).toBe(true);
-    // Every work has a product now: the panel leaves.
-    await expect.poll(() => panel.count()).toBe(0);
+    // Every work has a product now: the panel says so at its height, and 按推荐匹配 rests.
+    await panel.getByText('所有作品都已选择产品').waitFor();
+    expect(await panel.getByRole('button', { name: '按推荐匹配' }).isDisabled()).toBe(true);
     await shot(page, 'suggest-applied');
   });
 

@@ -8,7 +8,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, shot } from '../support/browser.ts';
 import { apiLogin, DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
@@ -456,6 +456,18 @@ describe('the batch order', () => {
     });
 
     it('orders with an address per work and shows them in /orders', async () => {
+      // A save of the page's server draft still out when the order is placed reaches a draft the order closed
+      // (409): the customer was shown 本页的修改未保存 over 下单成功, which took the clicks (clean-clone CI).
+      // The address saved once more gives the page a change to save; its saves wait until the order is placed.
+      const held: Route[] = [];
+      const drafts = (url: URL) => url.pathname.startsWith('/api/batch-drafts');
+      await page.route(drafts, (route) => (route.request().method() === 'GET' ? route.continue() : void held.push(route)));
+      const line = addressOf(page, '收件乙');
+      await line.getByRole('button', { name: '编辑' }).click();
+      await line.getByLabel('详细地址').press('Enter');
+      await line.getByRole('button', { name: '编辑' }).waitFor();
+      await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+
       const [quoted] = await Promise.all([
         page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sales_order/quote'),
         page.getByRole('button', { name: '批量下单', exact: true }).click(),
@@ -484,6 +496,13 @@ describe('the batch order', () => {
       }
       await page.getByRole('button', { name: '提交订单' }).click();
       await page.getByText('下单成功').waitFor();
+      // The held save goes now, after the order: the server answers that the draft is closed, as it is.
+      const late = page.waitForResponse((res) => drafts(new URL(res.url())) && res.request().method() === 'PUT');
+      for (const route of held) await route.continue();
+      await page.unroute(drafts);
+      expect((await late).status()).toBe(409);
+      await page.waitForTimeout(1_000);
+      expect(await page.getByText('本页的修改未保存').count()).toBe(0);
       await page.getByRole('link', { name: '查看我的订单' }).click();
       await page.waitForURL('**/orders');
       const ordered = page.locator('.ant-table-row').filter({ hasText: '收件乙' });

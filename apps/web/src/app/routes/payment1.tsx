@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useAccount } from '../../features/auth/index.ts';
 import { useBatch } from '../../features/batch/index.ts';
 import { usePlaceBatchOrder, type PlacedBatch, OrderConfirm, OrderPlaced, batchBodyOf } from '../../features/orders/index.ts';
+import { orderedServerDraft } from '../../features/draft/index.ts';
 import { clearDraft, readDraft, resetBatch } from '../../features/submit/index.ts';
 
 /**
@@ -42,6 +43,7 @@ export function Payment1Route() {
           place.mutate({ ...batchBodyOf(draft), expectedTotalAmount: confirmedTotal }, {
             onSuccess: (answer) => {
               clearDraft();
+              orderedServerDraft(batch);
               resetBatch(batch);
               setPlaced(answer);
             },

@@ -15,7 +15,8 @@
  * - a save records the state it was built from: a change while it is out is saved next;
  * - saves, creation and closing run one after another (one chain): a save never overtakes a close;
  * - a save names the version it changes; a 409 (saved elsewhere, or closed by an order or 重置 in
- *   another tab) stops saving on this page and says so: the page never overwrites another's work;
+ *   another tab) stops saving on this page and says so: the page never overwrites another's work. The
+ *   order this page placed is no such news: the page lets its draft go first (`ordered`);
  * - the ledger remembers every item this batch uploaded, also after its parse took it off the upload
  *   list, so a restored batch knows which files it has (path, size, modification time) and a re-pick
  *   of the same folder resumes the unfinished ones and sends none of the finished ones. Only files of
@@ -127,6 +128,8 @@ function createDraftSync(batch: Batch) {
   let saving = false;
   let lastSignature: unknown[] = [];
   let restoring: Promise<void> | null = null;
+  /** One more each time the page lets its draft go (`ordered`): a save that was out meanwhile was for a draft closed since. */
+  let generation = 0;
 
   /** What a save depends on; upload progress is not part of it. */
   function signature(): unknown[] {
@@ -191,6 +194,7 @@ function createDraftSync(batch: Batch) {
     syncLedger();
     const { empty, body } = bodyNow(status.id === null ? null : status.version);
     const started = performance.now();
+    const since = generation;
     try {
       if (empty) {
         if (status.id !== null) await discardDraft(status.id);
@@ -198,9 +202,15 @@ function createDraftSync(batch: Batch) {
         status.version = 0;
       } else if (status.id === null) {
         const saved = await createDraft(await body());
+        // Opened after the order closed the open one: it holds the ordered batch, which must not come back.
+        if (since !== generation) {
+          await discardDraft(saved.id).catch(() => undefined);
+          return;
+        }
         Object.assign(status, { id: saved.id, version: saved.version, lastBytes: saved.bytes });
       } else {
         const saved = await saveDraft(status.id, await body());
+        if (since !== generation) return;
         Object.assign(status, { version: saved.version, lastBytes: saved.bytes });
       }
       status.saves++;
@@ -208,6 +218,8 @@ function createDraftSync(batch: Batch) {
       // What was saved is the state of `sig`; a change while the save was out is saved next (the finally of schedule).
       lastSignature = [...sig.slice(0, -1), status.id];
     } catch (error) {
+      // The order placed meanwhile closed the draft this save was for: its 409 is no news to this page.
+      if (since !== generation) return;
       if (isApiError(error) && error.status === 409) {
         status.stopped = true;
         context?.stale(error.message);
@@ -323,6 +335,20 @@ function createDraftSync(batch: Batch) {
     return restoring;
   }
 
+  /**
+   * The batch is ordered (/payment1): the server closed the open draft with the order, so the page lets it
+   * go at once. A save still out finds it closed (409), and is not told to the customer as a change made
+   * elsewhere; the next batch opens a draft of its own.
+   */
+  function ordered(): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    generation++;
+    ledger.clear();
+    status.id = null;
+    status.version = 0;
+  }
+
   /** 重置: the draft is closed on the server now, and the ledger forgotten. */
   function discard(): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
@@ -338,7 +364,7 @@ function createDraftSync(batch: Batch) {
     return chain;
   }
 
-  return { restore, discard, status: (): DraftStatus => ({ ...status }) };
+  return { restore, discard, ordered, status: (): DraftStatus => ({ ...status }) };
 }
 
 export type DraftSync = ReturnType<typeof createDraftSync>;

@@ -9,6 +9,11 @@ import { draftSyncOf } from './draft-sync.ts';
 export type { DraftStatus } from './draft-sync.ts';
 export { useServerDraft } from './hooks/useServerDraft.ts';
 
+/** The batch is ordered: the server closed its draft with the order; the page saves no more into it. */
+export function orderedServerDraft(batch: Batch): void {
+  draftSyncOf(batch).ordered();
+}
+
 /** 重置: closes the open draft on the server (after resetBatch emptied the page). */
 export function discardServerDraft(batch: Batch): Promise<void> {
   return draftSyncOf(batch).discard();

@@ -4,7 +4,7 @@ import { App, Button, Card, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useAccount } from '../../auth/index.ts';
 import { shallowEqual, type Store } from '../../../lib/external-store.ts';
-import { useBatch, type WorkRow, type WorksState } from '../../batch/index.ts';
+import { useBatch, usePreflight, useWorks, type WorkRow, type WorksState } from '../../batch/index.ts';
 import { checkFlowOf } from '../../file-check/index.ts';
 import { useSuggestions } from '../api/suggest-products.ts';
 import { SUGGEST_MSG, groupsToApply, suggestionLabel, type SkuGroup } from '../lib/apply.ts';
@@ -14,6 +14,16 @@ const isUnmatched = (r: WorkRow) => r.state === 'unmatch' && r.productId == null
 const unmatchedUuids = (s: WorksState) => s.rows.filter(isUnmatched).map((r) => r.uuid).sort();
 
 const SETTLE_MS = 500;
+/**
+ * The panel's body, px: two lines of groups (more scroll). The panel stands, at this height, as long as the
+ * order table has rows: it came SETTLE_MS after a pick's rows, above the table, and grew and left as the
+ * suggestions changed, moving the rows under the customer's pointer (a click on a row's check box landed
+ * on another place: a lost check, clean-clone CI 2026-11-30). Now nothing it shows moves the table.
+ */
+const BODY_HEIGHT = 78;
+const hasRows = (s: WorksState) => s.rows.length > 0;
+const hasUnmatched = (s: WorksState) => s.rows.some(isUnmatched);
+const hasPreflightRows = (s: { keys: readonly string[] }) => s.keys.length > 0;
 /**
  * The works without a product, once the batch has left them unchanged for SETTLE_MS. A drop of 300
  * folders lands parsed works five times a second for seconds: the panel drew, and asked the server, each
@@ -94,7 +104,7 @@ function groupSuggestions(uuids: readonly string[], suggestions: ReadonlyMap<str
 /**
  * 推荐产品 (issue #20 item 3): for the works without a product, the product and SKU their files fit as
  * they are, best first; 按推荐匹配 checks the checked rows against their top suggestion (the check flow
- * of 选择产品). Hidden while every work has a product.
+ * of 选择产品). Shown, at one height, while the order table has rows (BODY_HEIGHT).
  */
 export function SuggestPanel() {
   const { message } = App.useApp();
@@ -102,8 +112,12 @@ export function SuggestPanel() {
   const customerHubId = useAccount().data?.customerHubId;
   const uuids = useSettledUnmatched(batch.worksStore);
   const suggestions = useSuggestions(uuids);
+  // The same stores as the order table's rows: the panel comes in the frame the table's first row comes in.
+  const rows = useWorks(hasRows);
+  const preflightRows = usePreflight(hasPreflightRows);
+  const unmatchedNow = useWorks(hasUnmatched);
 
-  if (uuids.length === 0) return null;
+  if (!rows && !preflightRows) return null;
 
   const apply = () => {
     const { rows: all, selectedKeys } = batch.worksStore.getState();
@@ -128,7 +142,8 @@ export function SuggestPanel() {
     }
   };
 
-  const grouped = suggestions.data ? groupSuggestions(uuids, suggestions.data) : undefined;
+  const grouped = suggestions.data && uuids.length > 0 ? groupSuggestions(uuids, suggestions.data) : undefined;
+  const note = (text: string) => <Typography.Text type="secondary" style={{ padding: '8px 0', display: 'block' }}>{text}</Typography.Text>;
   // Read when a tooltip opens: the names as they are then.
   const namesOf = (list: readonly string[]) => () => {
     const chosen = new Set(list);
@@ -144,14 +159,18 @@ export function SuggestPanel() {
       size="small"
       title="推荐产品"
       extra={
-        <Button onClick={apply} loading={suggestions.isFetching && !suggestions.data}>
+        <Button onClick={apply} disabled={!unmatchedNow} loading={unmatchedNow && suggestions.isFetching && !suggestions.data}>
           按推荐匹配
         </Button>
       }
-      styles={{ body: { padding: '0 12px' } }}
+      styles={{ body: { padding: '0 12px', height: BODY_HEIGHT, overflowY: 'auto' } }}
     >
-      {!grouped ? (
-        <Typography.Text type="secondary" style={{ padding: '8px 0', display: 'block' }}>计算中…</Typography.Text>
+      {!rows ? (
+        note(SUGGEST_MSG.afterParse)
+      ) : !unmatchedNow ? (
+        note(SUGGEST_MSG.allChosen)
+      ) : !grouped ? (
+        note('计算中…')
       ) : (
         <List size="small" split>
           {grouped.groups.map((g) => (

@@ -7,6 +7,10 @@ import type { ProductSuggestion } from '@portal/contract/suggest';
 /** What 按推荐匹配 tells the customer. */
 export const SUGGEST_MSG = {
   nothingChecked: '请先勾选要按推荐匹配的作品（可点击“勾选这些作品”）',
+  /** The table holds only items still uploading or being parsed. */
+  afterParse: '文件解析完成后，这里会推荐尺寸相符的产品',
+  /** Every work has a product. */
+  allChosen: '所有作品都已选择产品',
   chosenLeft: (n: number) => `${n}个作品已选择产品，未改动`,
   withoutSuggestion: (n: number) => `${n}个作品没有尺寸相符的推荐产品，请用选择产品`,
 } as const;

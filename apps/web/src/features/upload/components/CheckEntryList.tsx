@@ -17,7 +17,6 @@ import { removableIds, selectHasProblems, selectItem, useBatch, useCheckEntries,
 import { uploadFlowOf } from '../upload-batch.ts';
 import { RepickContext } from './repick.ts';
 
-const LIST_MAX_HEIGHT = 300;
 // CSS ellipsis, not Typography's: that one measures every line after render, which in a list
 // redrawn five times a second shows blank lines until it settles.
 const ROW_ESTIMATE = 64;
@@ -232,12 +231,12 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
   const { token } = theme.useToken();
 
   return (
-    <Flex vertical style={{ height: '100%', minWidth: 0 }}>
+    <Flex vertical style={{ flex: 1, minHeight: 0, minWidth: 0 }}>
       <Flex align="center" justify="space-between" style={{ minHeight: 32, marginBottom: 8 }}>
         <Typography.Text strong>
           文件检查
           {ids.length > 0 && (
-            <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>
+            <Typography.Text type="secondary" style={{ fontWeight: 'normal' }} data-testid="check-entry-count">
               （{ids.length}）
             </Typography.Text>
           )}
@@ -259,7 +258,7 @@ export function CheckEntryList({ renderActions }: CheckEntryListProps) {
         <Flex
           align="center"
           justify="center"
-          style={{ flex: 1, minHeight: 120, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG }}
+          style={{ flex: 1, minHeight: 0, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG }}
         >
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={restoring ? '正在恢复校验结果…' : '上传的文件会在这里显示上传和解析进度'} />
         </Flex>
@@ -291,7 +290,8 @@ function EntryRows({ ids, renderActions }: { ids: readonly string[]; renderActio
       role="list"
       aria-label="文件检查"
       style={{
-        maxHeight: LIST_MAX_HEIGHT,
+        flex: 1,
+        minHeight: 0,
         overflowY: 'auto',
         border: `1px solid ${token.colorBorderSecondary}`,
         borderRadius: token.borderRadiusLG,

@@ -10,18 +10,17 @@ export function OverallProgress() {
   const busy = useDeferredValue(useUploadState(selectIsUploading));
   if (!busy) return null;
   const { filesDone, filesFailed, filesTotal, bytesDone, bytesTotal } = overall;
+  // One line, in the file-check column of a fixed height (UploadArea): the more of it is left to the entries.
   return (
-    <Flex vertical gap={2} role="status" aria-label="上传进度" data-testid="upload-overall">
-      <Flex justify="space-between" wrap gap={8}>
-        <Typography.Text>
-          正在上传 {filesDone}/{filesTotal} 个文件
-          {filesFailed > 0 && <Typography.Text type="danger">，{filesFailed} 个失败</Typography.Text>}
-        </Typography.Text>
-        <Typography.Text type="secondary">
-          {formatBytes(bytesDone)} / {formatBytes(bytesTotal)}
-        </Typography.Text>
-      </Flex>
-      <Progress percent={percentOf(bytesDone, bytesTotal)} size="small" status="active" />
+    <Flex align="center" gap={8} role="status" aria-label="上传进度" data-testid="upload-overall">
+      <Typography.Text style={{ whiteSpace: 'nowrap' }}>
+        正在上传 {filesDone}/{filesTotal} 个文件
+        {filesFailed > 0 && <Typography.Text type="danger">，{filesFailed} 个失败</Typography.Text>}
+      </Typography.Text>
+      <Progress percent={percentOf(bytesDone, bytesTotal)} size="small" status="active" style={{ flex: 1, margin: 0 }} />
+      <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+        {formatBytes(bytesDone)} / {formatBytes(bytesTotal)}
+      </Typography.Text>
     </Flex>
   );
 }

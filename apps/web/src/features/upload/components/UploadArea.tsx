@@ -12,6 +12,14 @@ import { UnsupportedNotices } from './UnsupportedNotices.tsx';
 
 export const SIZE_SPEC_WARNING = '请按照产品尺寸规格上传文件，否则文件校验将不通过';
 
+/**
+ * The height of the file-check column (its list and the overall progress), px: the upload area keeps one
+ * height whatever is being sent, so the order table under it never moves on its own. The progress line
+ * came and went above the table, and entries grew the list to 300 px and left again, as uploads began and
+ * ended: the rows moved under the customer's pointer (a lost check, clean-clone CI 2026-11-30).
+ */
+const ENTRY_COLUMN_HEIGHT = 220;
+
 export interface UploadAreaProps {
   renderEntryActions?: EntryActionsRenderer;
 }
@@ -55,10 +63,12 @@ export function UploadArea({ renderEntryActions }: UploadAreaProps) {
               <DropZone onPicked={onPicked} disabled={customerHubId === undefined} controls={controls} />
             </Col>
             <Col xs={24} lg={15} xl={16}>
-              <CheckEntryList renderActions={renderEntryActions} />
+              <Flex vertical gap={8} style={{ height: ENTRY_COLUMN_HEIGHT }}>
+                <CheckEntryList renderActions={renderEntryActions} />
+                <OverallProgress />
+              </Flex>
             </Col>
           </Row>
-          <OverallProgress />
           <UnsupportedNotices />
         </Flex>
       </Card>
