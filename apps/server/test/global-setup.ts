@@ -60,7 +60,11 @@ export default async function setup(project: TestProject) {
       const handle = await openDb({ databaseUrl: withDatabase(PG_ADMIN_URL, building) });
       await seedDemo(handle.db, { dataDir: templateDir });
       await handle.close();
-      await admin.query(`alter database ${building} rename to ${templateDb}`);
+      // Another run on this machine may have built the same template meanwhile (both found none): its stays.
+      await admin.query(`alter database ${building} rename to ${templateDb}`).catch(async (err: unknown) => {
+        if ((err as { code?: string }).code !== '42P04') throw err;
+        await admin.query(`drop database ${building}`);
+      });
     }
     // Mark the template as in use now, so another run over another schema leaves it alone for a day.
     await admin.query(`comment on database ${templateDb} is '${Date.now()}'`);

@@ -66,6 +66,8 @@ export function createTaskRunner<J extends JobTypes>(deps: {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const active = new Set<Promise<void>>();
+  /** The tasks this runner is running now (the process's other runners share its lease owner). */
+  const runningIds = new Set<string>();
   const abort = new AbortController();
 
   async function claim() {
@@ -144,8 +146,10 @@ export function createTaskRunner<J extends JobTypes>(deps: {
         const task = await claim();
         if (!task) break;
         running++;
+        runningIds.add(task.id);
         const p = runOne(task).finally(() => {
           running--;
+          runningIds.delete(task.id);
           active.delete(p);
           poke();
         });
@@ -226,8 +230,12 @@ export function createTaskRunner<J extends JobTypes>(deps: {
       const timeout = new Promise((r) => setTimeout(r, graceMs).unref());
       await Promise.race([all, timeout]);
       abort.abort();
-      // What is still running here is given back at once, for the next process to take.
-      await db.update(longTasks).set({ lockedUntil: null }).where(and(eq(longTasks.lockedBy, workerId), eq(longTasks.status, 'running'))).catch(() => {});
+      // What is still running here is given back at once, for the next process to take, and its claim uncounted:
+      // a stop is no failure of the task (a task stopped by four restarts failed as 任务多次失败). A process that
+      // dies instead (kill -9, a crash) keeps its claims counted: the task may be what kills it.
+      if (runningIds.size === 0) return;
+      await db.update(longTasks).set({ lockedUntil: null, attempts: sql`greatest(${longTasks.attempts} - 1, 0)` })
+        .where(and(eq(longTasks.lockedBy, workerId), eq(longTasks.status, 'running'), inArray(longTasks.id, [...runningIds]))).catch(() => {});
     },
   };
 }
