@@ -2,7 +2,7 @@ import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { isPhoneNumber, type AdminAddressRow, type AdminHub, type AdminLogin } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, customerLocations, customers, priceLines, salesOrders, users } from '../db/schema/index.ts';
-import { AddCustomerError, addCustomer, checkPassword, customerNameFree } from '../db/seed/customers.ts';
+import { AddCustomerError, addCustomer, checkPassword, customerNameFree, lockNames } from '../db/seed/customers.ts';
 import { hashPassword } from '../db/seed/passwords.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import type { AccountService } from './accounts.ts';
@@ -29,8 +29,8 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     return invalid(e.message);
   };
   /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
-  async function nameFree(name: string, hubId?: number) {
-    const [taken] = await db.select({ id: customerHubs.id }).from(customerHubs)
+  async function nameFree(tx: Pick<Db, 'select'>, name: string, hubId?: number) {
+    const [taken] = await tx.select({ id: customerHubs.id }).from(customerHubs)
       .where(and(eq(customerHubs.name, name), hubId === undefined ? undefined : ne(customerHubs.id, hubId)));
     if (taken) throw conflict(`客户中心名称已存在：${name}`, 'name-taken');
   }
@@ -80,8 +80,9 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
 
     /** A new hub with its customer (prices are per customer; the customer takes the hub's name unless given). */
     async create(input: { name: string; batchAddressParsing: boolean; customerName?: string | undefined }) {
-      await nameFree(input.name);
       return db.transaction(async (tx) => {
+        await lockNames(tx);
+        await nameFree(tx, input.name);
         await customerNameFree(tx, input.customerName || input.name).catch((e: unknown) => Promise.reject(refusalOf(e)));
         const [hub] = await tx.insert(customerHubs).values({ name: input.name, batchAddressParsing: input.batchAddressParsing }).returning({ id: customerHubs.id });
         await tx.insert(customers).values({ hubId: hub!.id, name: input.customerName || input.name });
@@ -92,10 +93,13 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async update(hubId: number, input: { name?: string | undefined; batchAddressParsing?: boolean | undefined }) {
       const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.batchAddressParsing !== undefined ? { batchAddressParsing: input.batchAddressParsing } : {}) };
       if (Object.keys(set).length === 0) throw invalid('没有要修改的内容');
-      if (input.name !== undefined) await nameFree(input.name, hubId);
-      const [h] = await db.update(customerHubs).set(set).where(eq(customerHubs.id, hubId)).returning({ id: customerHubs.id });
-      if (!h) throw notFound('客户中心不存在');
-      return { id: h.id };
+      return db.transaction(async (tx) => {
+        await lockNames(tx);
+        if (input.name !== undefined) await nameFree(tx, input.name, hubId);
+        const [h] = await tx.update(customerHubs).set(set).where(eq(customerHubs.id, hubId)).returning({ id: customerHubs.id });
+        if (!h) throw notFound('客户中心不存在');
+        return { id: h.id };
+      });
     },
 
     async logins(hubId: number): Promise<AdminLogin[]> {
@@ -149,6 +153,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async addAddress(hubId: number, a: AddressInput): Promise<{ id: number }> {
       await checkAddress(a);
       return db.transaction(async (tx) => {
+        await lockHubAddresses(tx, hubId);
         const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.hubId, hubId)).orderBy(customers.id).limit(1);
         if (!customer) throw notFound('客户中心不存在');
         if (a.isDefault) await tx.update(customerLocations).set({ isDefault: false }).where(eq(customerLocations.hubId, hubId));
@@ -160,6 +165,9 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     async updateAddress(addressId: number, a: AddressInput): Promise<{ id: number }> {
       await checkAddress(a);
       return db.transaction(async (tx) => {
+        const [where] = await tx.select({ hubId: customerLocations.hubId }).from(customerLocations).where(eq(customerLocations.id, addressId));
+        if (!where) throw notFound('地址不存在');
+        await lockHubAddresses(tx, where.hubId);
         const [row] = await tx.update(customerLocations).set(a).where(eq(customerLocations.id, addressId)).returning({ id: customerLocations.id, hubId: customerLocations.hubId });
         if (!row) throw notFound('地址不存在');
         if (a.isDefault) {
@@ -178,5 +186,14 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
   };
 }
 export type AdminHubService = ReturnType<typeof createAdminHubService>;
+
+/**
+ * Changes to a hub's addresses one after another (its row locked to the transaction's end), the hub first
+ * in every path: two operators setting a default at once each cleared the other defaults before either
+ * insert was seen, and the hub kept three (PostgreSQL, 8 at once).
+ */
+async function lockHubAddresses(tx: Pick<Db, 'select'>, hubId: number): Promise<void> {
+  await tx.select({ id: customerHubs.id }).from(customerHubs).where(eq(customerHubs.id, hubId)).for('update');
+}
 
 const sqlIncrement = () => sql`${users.tokenVersion} + 1`;

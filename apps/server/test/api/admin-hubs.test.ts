@@ -122,6 +122,27 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect((await t.call('DELETE', `/api/admin/addresses/${id}`, { token: op })).status).toBe(404);
   });
 
+  it('makes one hub of a name sent several times at once (two operators, a double click)', async () => {
+    const made = await Promise.all(Array.from({ length: 6 }, () => t.call('POST', '/api/admin/hubs', { token: op, body: { name: '同名同时新建的客户' } })));
+    expect(made.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const hubs = await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }));
+    expect(hubs.filter((h) => h.name === '同名同时新建的客户')).toHaveLength(1);
+  });
+
+  it('keeps one default address when two operators set defaults at once, adding or editing', async () => {
+    const created = await t.call('POST', '/api/admin/hubs', { token: op, body: { name: '同时设置默认地址的客户' } });
+    const { id: hubId } = await json<{ id: number }>(created);
+    const add = (n: number) => t.call('POST', `/api/admin/hubs/${hubId}/addresses`, { token: op, body: { ...ADDRESS, address: `中山路${n}号` } });
+    const added = await Promise.all(Array.from({ length: 8 }, (_, n) => add(n + 1)));
+    expect(added.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const defaults = async () => (await json<AdminAddressRow[]>(await t.call('GET', `/api/admin/hubs/${hubId}/addresses`, { token: op }))).filter((a) => a.isDefault);
+    expect(await defaults()).toHaveLength(1);
+    const ids = await Promise.all(added.map(async (r) => (await json<{ id: number }>(r)).id));
+    const edited = await Promise.all(ids.map((id, n) => t.call('PUT', `/api/admin/addresses/${id}`, { token: op, body: { ...ADDRESS, address: `中山路${n + 1}号` } })));
+    expect(edited.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(await defaults()).toHaveLength(1);
+  });
+
   it('imports a catalogue uploaded as JSON, with the command\'s validation field by field', async () => {
     const send = (body: string, q = '') => t.call('POST', `/api/admin/catalogue/import${q}`, { token: op, body, headers: { 'content-type': 'application/json' } });
     const notJson = await send('{"products": [');

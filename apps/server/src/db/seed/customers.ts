@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { customerHubs, customers, operators, users } from '../schema/index.ts';
 import { hashPassword } from './passwords.ts';
@@ -47,11 +47,23 @@ export function checkPassword(password: string) {
   if (Buffer.byteLength(password) > 72) throw new AddCustomerError('密码最长 72 字节');
 }
 
+/** Any number the shop's database uses for nothing else (db/client.ts has the migrations'). */
+const NAMES_LOCK = 7_340_102;
+
+/**
+ * Hub and customer names are checked and taken one transaction after another (a lock to the transaction's
+ * end; call it inside one): a name checked free and then inserted twice at once made twins (PostgreSQL).
+ */
+export async function lockNames(tx: Pick<Db, 'execute'>): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${NAMES_LOCK})`);
+}
+
 /**
  * A new customer's name is no other customer's: the catalogue's prices name customers, and two of one name
  * stopped every import (有多个客户名为…; API probe, 2026-11-30: the console made them).
  */
-export async function customerNameFree(db: Pick<Db, 'select'>, name: string): Promise<void> {
+export async function customerNameFree(db: Pick<Db, 'select' | 'execute'>, name: string): Promise<void> {
+  await lockNames(db);
   const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.name, name)).limit(1);
   if (taken) throw new AddCustomerError(`客户名称已存在：${name}（目录按客户名称定价，请换一个名称）`);
 }
