@@ -13,12 +13,13 @@ import { UnsupportedNotices } from './UnsupportedNotices.tsx';
 export const SIZE_SPEC_WARNING = '请按照产品尺寸规格上传文件，否则文件校验将不通过';
 
 /**
- * The height of the file-check column (its list and the overall progress), px: the upload area keeps one
- * height whatever is being sent, so the order table under it never moves on its own. The progress line
- * came and went above the table, and entries grew the list to 300 px and left again, as uploads began and
- * ended: the rows moved under the customer's pointer (a lost check, clean-clone CI 2026-11-30).
+ * The height of the file-check column (its list and the overall progress): 220 px on a 720 px high window, more
+ * on a taller one (30 % of it, up to 320 px); the upload area keeps that height whatever is being sent, so the
+ * order table under it never moves on its own. The progress line came and went above the table, and entries grew
+ * the list to 300 px and left again, as uploads began and ended: the rows moved under the customer's pointer (a
+ * lost check, clean-clone CI 2026-11-30).
  */
-const ENTRY_COLUMN_HEIGHT = 220;
+const ENTRY_COLUMN_HEIGHT = 'clamp(220px, 30vh, 320px)';
 
 export interface UploadAreaProps {
   renderEntryActions?: EntryActionsRenderer;
