@@ -12,6 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { join } from 'node:path';
 import { answerDirectoryPicker, closeLeftovers, dropFolder, launchBrowser, login, newPage, shot, throttleUpload } from '../support/browser.ts';
+import { rowOf } from '../support/ordering.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { CORPUS_PDF_PAGES, distinctJpegCopy, labelledJpeg, makeUploadFixtures, type UploadFixtures } from '../support/upload-fixtures.ts';
 
@@ -437,8 +438,13 @@ describe('upload and parsing', () => {
       await expect.poll(listed).toEqual(['DSC_1', 'DSC_2', 'DSC_10']);
       await lastRow(page, 'DSC_10');
       await lastRow(page, 'DSC_2');
+      // DSC_1's row stands first from the pick on (its 预检 row, then its work): DSC_2's row stays where it is when
+      // DSC_1 lands (it was pushed a row, 68 px, down under the customer's pointer). A row of another height (the
+      // 预检 row's cells, 2 px) and the virtual list's one frame of estimated height (21 px) aside.
+      const before = (await rowOf(page, 'DSC_2').boundingBox())!.y;
       release();
       await lastRow(page, 'DSC_1');
+      await expect.poll(async () => Math.abs((await rowOf(page, 'DSC_2').boundingBox())!.y - before)).toBeLessThan(5);
       const rows = await page.getByTestId('work-name').allTextContents();
       expect(rows.filter((n) => n.startsWith('DSC_'))).toEqual(['DSC_1', 'DSC_2', 'DSC_10']);
     } finally {

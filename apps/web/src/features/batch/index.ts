@@ -10,5 +10,5 @@ export { isProblemStatus, removableIds, selectHasPendingEntries, selectHasProble
 export type { CheckEntriesState, CheckEntry, CheckEntryPhase, CheckEntryRetry, NewCheckEntry } from './check-entries.ts';
 export { failedFilesOf, selectIsUploading, selectItem, selectOverall } from './uploads.ts';
 export type { NewUploadItem, Sums, UnsupportedNotice, UploadFileState, UploadFileStatus, UploadItemState, UploadState } from './uploads.ts';
-export { rowByUuid, selectWorkByUuid, workRowOf } from './works.ts';
+export { comparePlaces, rowByUuid, selectWorkByUuid, workRowOf } from './works.ts';
 export type { RowPlace, WorkComponent, WorkProduct, WorkRow, WorksState } from './works.ts';

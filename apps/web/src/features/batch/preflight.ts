@@ -11,7 +11,7 @@ import type { WorkState } from '@portal/contract/enums';
 import { checkWork, type CheckComponent, type CheckItem, type ImageMeasure, type PageRule } from '@portal/measure';
 import type { PdfMeasure } from '@portal/measure/pdf';
 import { createStore, type Store } from '../../lib/external-store.ts';
-import type { WorkProduct } from './works.ts';
+import type { RowPlace, WorkProduct } from './works.ts';
 
 /** The order table's key of an item's preflight row (WorkRow uuids never start so). */
 export const PREFLIGHT_PREFIX = 'preflight:';
@@ -46,6 +46,8 @@ export interface PreflightFile {
 
 export interface PreflightItem {
   key: string;
+  /** Where its works will stand in the order table (its pick, its place in the pick): its row stands there meanwhile. */
+  place?: RowPlace;
   name: string;
   isFolder: boolean;
   files: readonly PreflightFile[];

@@ -110,7 +110,7 @@ export function workRowOf(work: ParsedWork): WorkRow {
 /** Where a row stands: compared number by number; a shorter place that is a prefix comes first. */
 export type RowPlace = readonly number[];
 
-function comparePlaces(a: RowPlace, b: RowPlace): number {
+export function comparePlaces(a: RowPlace, b: RowPlace): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = (a[i] as number) - (b[i] as number);
     if (d !== 0) return d;
@@ -230,7 +230,10 @@ export function createWorks() {
     });
   }
 
-  return { worksStore: store, addWorks, updateWork, setProduct, replaceWork, removeWorks, setSelectedWorks, clearWorks, updateWorks };
+  /** Where a row stands (its pick, its item, its place among the item's works); a row without one comes first. */
+  const placeOf = (uuid: string): RowPlace => places.get(uuid) ?? [];
+
+  return { worksStore: store, addWorks, updateWork, setProduct, replaceWork, removeWorks, setSelectedWorks, clearWorks, updateWorks, placeOf };
 }
 
 export type WorksCommands = ReturnType<typeof createWorks>;

@@ -318,10 +318,11 @@ function createUploadFlow(page: Batch) {
    * The provisional rows of a pick's items (features/batch/preflight.ts) and the measuring of their
    * images and PDFs in the workers, while the bytes upload.
    */
-  function preflight(items: readonly NewUploadItem[], jobs: readonly UploadJob[]): void {
+  function preflight(items: readonly NewUploadItem[], jobs: readonly UploadJob[], seq: number): void {
     const measurable = (path: string) => /\.(jpe?g|png|pdf)$/i.test(path);
-    addPreflightItems(items.map((item) => ({
-      key: item.key, name: item.name, isFolder: item.isFolder,
+    addPreflightItems(items.map((item, i) => ({
+      // Where the item's works will stand (addWorks of its parse): its row stands there until they come.
+      key: item.key, place: [seq, i], name: item.name, isFolder: item.isFolder,
       files: item.files.map((f) => (measurable(f.relativePath) ? { id: f.id, relativePath: f.relativePath } : { id: f.id, relativePath: f.relativePath, unmeasured: true })),
     })));
     // Posted in a task of its own, as the sending starts: the pick's task ends with the files listed.
@@ -380,15 +381,16 @@ function createUploadFlow(page: Batch) {
       pickInfo.set(key, { fileNum: accepted.length, itemIndex });
       newItems.push({ key, batchId, name: group.name, isFolder: group.isFolder, filePath: `upload/${batchId}/${group.name}`, files });
     });
+    const seq = batchSeq++;
     batches.set(batchId, {
       ...context,
-      seq: batchSeq++,
+      seq,
       itemKeys: newItems.map((i) => i.key),
       itemOrder: new Map(newItems.map((item, i) => [item.key, i])),
       summaryPending: true,
     });
     addUploadItems(newItems);
-    preflight(newItems, jobs);
+    preflight(newItems, jobs, seq);
     addCheckEntries(
       newItems.map((item) => ({
         id: item.key,

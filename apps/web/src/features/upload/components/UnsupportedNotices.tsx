@@ -6,10 +6,12 @@ const LISTED = 10;
 /** Files of a pick of another type, and files inside folders and zips that the parse did not recognise: a warning, not an error of a work. */
 export function UnsupportedNotices() {
   const notices = useUploadState((s) => s.unsupported);
+  const round = useUploadState((s) => s.unsupportedRound);
   const { clearUnsupportedNotices } = useBatch();
   if (notices.length === 0) return null;
   return (
     <Alert
+      key={round}
       type="warning"
       showIcon
       data-testid="unsupported-files"

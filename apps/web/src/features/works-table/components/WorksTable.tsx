@@ -1,7 +1,7 @@
 import { Empty, Table, type TableColumnsType } from 'antd';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { shallowEqual } from '../../../lib/external-store.ts';
-import { rowByUuid, useBatch, usePreflight, useWorks } from '../../batch/index.ts';
+import { comparePlaces, rowByUuid, useBatch, usePreflight, useWorks, type PreflightItem, type PreflightState, type RowPlace } from '../../batch/index.ts';
 import {
   AddPageCell,
   DeferredCheckbox,
@@ -36,7 +36,31 @@ export interface WorksTableProps {
 }
 
 const selectUuids = (s: { rows: readonly { uuid: string }[] }) => s.rows.map((r) => r.uuid);
-const selectPreflightKeys = (s: { keys: readonly string[] }) => s.keys;
+const selectPreflightRows = (s: PreflightState) => s.keys.map((key) => s.items[key]);
+
+/**
+ * The rows in the order they stand: the works (in their places) and, where a pick's item has not become works yet,
+ * its preflight row at the place its works will take; an item whose works came is not shown twice. Without this
+ * the preflight rows followed every work, and an item parsed late pushed the works after it down a row under the
+ * customer's pointer (e2e upload.test "rows keep the picked order").
+ */
+function rowsInPlace(uuids: readonly string[], preflight: readonly (PreflightItem | undefined)[], placeOf: (uuid: string) => RowPlace): string[] {
+  const placed = uuids.map((uuid) => ({ key: uuid, place: placeOf(uuid) }));
+  const itemsWithWorks = new Set(placed.map((r) => r.place.slice(0, 2).join(':')));
+  const waiting = preflight.flatMap((item) => {
+    if (!item) return [];
+    const place = item.place ?? [Infinity];
+    return itemsWithWorks.has(place.join(':')) ? [] : [{ key: `${PREFLIGHT_PREFIX}${item.key}`, place }];
+  });
+  const out: string[] = [];
+  let w = 0;
+  for (const p of waiting) {
+    while (w < placed.length && comparePlaces((placed[w] as { place: RowPlace }).place, p.place) < 0) out.push((placed[w++] as { key: string }).key);
+    out.push(p.key);
+  }
+  while (w < placed.length) out.push((placed[w++] as { key: string }).key);
+  return out;
+}
 
 /** A column's cell, or the preflight's own for the provisional rows of items still uploading. */
 const orPreflight = (real: (uuid: string) => ReactNode, preflight?: (uuid: string) => ReactNode) =>
@@ -48,14 +72,14 @@ const orPreflight = (real: (uuid: string) => ReactNode, preflight?: (uuid: strin
  * rows are added, removed, reordered or selected; each cell subscribes to its own field.
  */
 export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids }: WorksTableProps) {
-  const { setSelectedWorks, worksStore } = useBatch();
+  const { setSelectedWorks, worksStore, placeOf } = useBatch();
   const allUuids = useWorks(selectUuids, shallowEqual);
   const uuids = useMemo(() => (onlyUuids ? allUuids.filter((u) => onlyUuids.has(u)) : allUuids), [allUuids, onlyUuids]);
-  // The preflight's rows (items whose parse has not answered) follow the works; a chosen group shows none.
-  const preflightKeys = usePreflight(selectPreflightKeys);
+  // The preflight's rows (items whose parse has not answered) stand where their works will; a chosen group shows none.
+  const preflightRows = usePreflight(selectPreflightRows, shallowEqual);
   const shown = useMemo(
-    () => (onlyUuids || preflightKeys.length === 0 ? uuids : [...uuids, ...preflightKeys.map((k) => `${PREFLIGHT_PREFIX}${k}`)]),
-    [uuids, preflightKeys, onlyUuids],
+    () => (onlyUuids || preflightRows.length === 0 ? uuids : rowsInPlace(uuids, preflightRows, placeOf)),
+    [uuids, preflightRows, onlyUuids, placeOf],
   );
   const selectedKeys = useWorks((s) => s.selectedKeys);
   const [previewing, setPreviewing] = useState<string | undefined>();
