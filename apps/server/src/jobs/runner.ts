@@ -62,7 +62,6 @@ export function createTaskRunner<J extends JobTypes>(deps: {
   const maxAttempts = deps.maxAttempts ?? MAX_ATTEMPTS;
   // A runner claims only its own jobs: the webhook lane's slow endpoints never hold up a customer's parse.
   const mineByName = inArray(longTasks.name, [...deps.names]);
-  let running = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const active = new Set<Promise<void>>();
@@ -142,13 +141,11 @@ export function createTaskRunner<J extends JobTypes>(deps: {
     timer = undefined;
     if (stopped) return;
     try {
-      while (!stopped && running < concurrency) {
+      while (!stopped && runningIds.size < concurrency) {
         const task = await claim();
         if (!task) break;
-        running++;
         runningIds.add(task.id);
         const p = runOne(task).finally(() => {
-          running--;
           runningIds.delete(task.id);
           active.delete(p);
           poke();

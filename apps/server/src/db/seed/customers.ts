@@ -59,11 +59,10 @@ export async function lockNames(tx: Pick<Db, 'execute'>): Promise<void> {
 }
 
 /**
- * A new customer's name is no other customer's: the catalogue's prices name customers, and two of one name
+ * A new customer's name is no other customer's (check it in a transaction that holds `lockNames`): the catalogue's prices name customers, and two of one name
  * stopped every import (有多个客户名为…; API probe, 2026-11-30: the console made them).
  */
-export async function customerNameFree(db: Pick<Db, 'select' | 'execute'>, name: string): Promise<void> {
-  await lockNames(db);
+export async function customerNameFree(db: Pick<Db, 'select'>, name: string): Promise<void> {
   const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.name, name)).limit(1);
   if (taken) throw new AddCustomerError(`客户名称已存在：${name}（目录按客户名称定价，请换一个名称）`);
 }
@@ -80,6 +79,7 @@ export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddC
 
   try {
     return await db.transaction(async (tx) => {
+      await lockNames(tx);
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.login, login));
       const [operator] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.login, login));
       if (taken || operator) throw new AddCustomerError(`登录名已存在：${login}`);

@@ -341,12 +341,8 @@ function createDraftSync(batch: Batch) {
    * elsewhere; the next batch opens a draft of its own.
    */
   function ordered(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
     generation++;
-    ledger.clear();
-    status.id = null;
-    status.version = 0;
+    letGo();
   }
 
   /** 重置: the draft is closed on the server now, and the ledger forgotten. */
@@ -354,14 +350,22 @@ function createDraftSync(batch: Batch) {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     chain = chain.then(async () => {
-      ledger.clear();
-      const id = status.id;
-      status.id = null;
-      status.version = 0;
+      const id = letGo();
       lastSignature = signature();
       if (id !== null && !status.stopped) await discardDraft(id).catch(() => undefined);
     });
     return chain;
+  }
+
+  /** The page holds no draft any more: no save waits, the ledger is forgotten; answers the draft's id it held. */
+  function letGo(): number | null {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    ledger.clear();
+    const id = status.id;
+    status.id = null;
+    status.version = 0;
+    return id;
   }
 
   return { restore, discard, ordered, status: (): DraftStatus => ({ ...status }) };

@@ -171,7 +171,7 @@ export function SuggestPanel() {
       ) : !unmatchedNow ? (
         note(SUGGEST_MSG.allChosen)
       ) : !grouped ? (
-        note('计算中…')
+        note(SUGGEST_MSG.computing)
       ) : (
         <List size="small" split>
           {grouped.groups.map((g) => (

@@ -9,6 +9,8 @@ export const SUGGEST_MSG = {
   nothingChecked: '请先勾选要按推荐匹配的作品（可点击“勾选这些作品”）',
   /** The table holds only items still uploading or being parsed. */
   afterParse: '文件解析完成后，这里会推荐尺寸相符的产品',
+  /** The suggestions of the works without a product are being asked for. */
+  computing: '计算中…',
   /** Every work has a product. */
   allChosen: '所有作品都已选择产品',
   chosenLeft: (n: number) => `${n}个作品已选择产品，未改动`,

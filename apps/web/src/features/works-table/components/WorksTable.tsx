@@ -45,20 +45,19 @@ const selectPreflightRows = (s: PreflightState) => s.keys.map((key) => s.items[k
  * customer's pointer (e2e upload.test "rows keep the picked order").
  */
 function rowsInPlace(uuids: readonly string[], preflight: readonly (PreflightItem | undefined)[], placeOf: (uuid: string) => RowPlace): string[] {
-  const placed = uuids.map((uuid) => ({ key: uuid, place: placeOf(uuid) }));
-  const itemsWithWorks = new Set(placed.map((r) => r.place.slice(0, 2).join(':')));
-  const waiting = preflight.flatMap((item) => {
-    if (!item) return [];
-    const place = item.place ?? [Infinity];
-    return itemsWithWorks.has(place.join(':')) ? [] : [{ key: `${PREFLIGHT_PREFIX}${item.key}`, place }];
-  });
+  const places = uuids.map(placeOf);
+  // A work's place is its item's place and its index among the item's works (works.ts addWorks).
+  const itemsWithWorks = new Set(places.map((place) => place.slice(0, -1).join(':')));
   const out: string[] = [];
   let w = 0;
-  for (const p of waiting) {
-    while (w < placed.length && comparePlaces((placed[w] as { place: RowPlace }).place, p.place) < 0) out.push((placed[w++] as { key: string }).key);
-    out.push(p.key);
+  for (const item of preflight) {
+    if (!item) continue;
+    const place = item.place ?? [Infinity];
+    if (itemsWithWorks.has(place.join(':'))) continue;
+    while (w < uuids.length && comparePlaces(places[w] as RowPlace, place) < 0) out.push(uuids[w++] as string);
+    out.push(`${PREFLIGHT_PREFIX}${item.key}`);
   }
-  while (w < placed.length) out.push((placed[w++] as { key: string }).key);
+  out.push(...uuids.slice(w));
   return out;
 }
 
