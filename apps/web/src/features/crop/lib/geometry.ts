@@ -5,6 +5,9 @@
  * will measure after the crop, and whether that passes, uses the shared print rules of the check.
  */
 import { orientationFit, ORIENTATION_DEGREES, pxToMm, type Tolerance } from '@portal/contract/rules';
+import type { Rect, Size } from '../../../lib/rect.ts';
+
+export type { Rect, Size };
 
 export const CANVAS = { width: 500, height: 500 } as const;
 export const BOUNDARY = { width: 840, height: 600 } as const;
@@ -24,14 +27,6 @@ const MAX_SCALE_PERCENT = 10_000;
 const NEXT_ORIENTATION: Record<number, number> = { 1: 8, 8: 3, 3: 6, 6: 1 };
 const MIN_RECT_PX = 8;
 
-export interface Size {
-  width: number;
-  height: number;
-}
-export interface Rect extends Size {
-  x: number;
-  y: number;
-}
 
 export const rotateLeft = (orientation: number): number => NEXT_ORIENTATION[orientation] ?? 1;
 export const degreesOf = (orientation: number): 0 | 90 | 180 | 270 => ORIENTATION_DEGREES[orientation] ?? 0;

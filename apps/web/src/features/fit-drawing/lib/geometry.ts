@@ -6,15 +6,10 @@
  * (scale to cover the trim, centred) would cut away.
  */
 import { allowedDeviation, orientationFit, type Tolerance } from '@portal/contract/rules';
+import type { Rect, Size } from '../../../lib/rect.ts';
 
-export interface Size {
-  width: number;
-  height: number;
-}
-export interface Rect extends Size {
-  x: number;
-  y: number;
-}
+export type { Rect, Size };
+
 export type Standard = Size & Tolerance & { autoOrientationDetection: boolean };
 
 export interface FitGeometry {
