@@ -113,6 +113,8 @@ describe('the operator console', () => {
   it('moves it to 生产中, refuses 发货 without a tracking number, then ships it with 顺丰', async () => {
     const { page } = operator;
     await page.getByRole('button', { name: '开始生产', exact: true }).click();
+    // The note is the customer's to read, and the dialog says so (console walk: taken for an internal note).
+    await page.getByRole('dialog').getByText('将显示在客户的订单进度中').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
     await page.getByTestId('order-status').getByText('生产中').waitFor();
 

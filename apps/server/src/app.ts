@@ -64,7 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await seedRegions(handle.db);
   if (config.seedDemo) await seedDemo(handle.db, { dataDir: config.dataDir });
 
-  const services = createServices(handle.db, config, app.log, handle.asyncCommitDb);
+  const services = createServices(handle.db, config, app.log, handle.asyncCommitDb, handle.hubLock);
   app.decorate('services', services);
   // Files a killed process of this host was assembling are given back before the first chunk comes.
   await services.uploads.reclaimDead().then((n) => n && app.log.info({ uploads: n }, 'took back the uploads of dead processes'),

@@ -20,6 +20,8 @@ export const AdminHub = z.object({
   customerNames: z.array(z.string()),
   /** SKUs its customers have a price for: 0, and nothing can be ordered (a new hub has none until an import names it). */
   pricedSkus: z.number().int(),
+  /** Its customers that have a login but no price at all: those logins see 暂无 for every product. */
+  unpricedCustomers: z.array(z.string()),
   /** Whether it has a default address (a Unified hub's batches go there). */
   hasDefaultAddress: z.boolean(),
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.ts';
+import { createHubLock, type HubLock } from './hub-lock.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 import { serverFile } from '../paths.ts';
@@ -27,6 +28,8 @@ export type DbHandle = {
    */
   asyncCommitDb: Db;
   kind: 'pglite' | 'postgres';
+  /** A hub's file changes and orders one at a time, across the shop's processes (db/hub-lock.ts). */
+  hubLock: HubLock;
   close: () => Promise<void>;
 };
 
@@ -90,7 +93,10 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     const asyncCommitPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, options: '-c synchronous_commit=off' });
     asyncCommitPool.on('error', () => {});
     const asyncCommitDb = drizzle(asyncCommitPool, { schema }) as unknown as Db;
-    return { db, asyncCommitDb, kind: 'postgres', close: async () => void (await Promise.all([pool.end(), asyncCommitPool.end()])) };
+    const lockPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    lockPool.on('error', () => {});
+    const hubLock = createHubLock(lockPool);
+    return { db, asyncCommitDb, kind: 'postgres', hubLock, close: async () => void (await Promise.all([pool.end(), asyncCommitPool.end(), hubLock.close()])) };
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
@@ -111,7 +117,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     const db = drizzle({ client: client as never, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
     const opened = client;
-    return { db, asyncCommitDb: db, kind: 'pglite', close: () => opened.close().finally(unlock) };
+    return { db, asyncCommitDb: db, kind: 'pglite', hubLock: createHubLock(), close: () => opened.close().finally(unlock) };
   } catch (err) {
     await client?.close().catch(() => undefined);
     unlock();

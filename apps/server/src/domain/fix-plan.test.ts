@@ -56,6 +56,20 @@ describe('planFix', () => {
     expect(p.cutShare).toBe(0);
   });
 
+  it('留白适配 of a 300 dpi photo a little short of the frame adds white around it at 300 dpi, nothing resampled (LAN walk)', () => {
+    // 1700×1200 px at 300 dpi (143.9×101.6 mm) onto 6寸: scaled to touch the frame it had to go to 298 dpi (1783×1197
+    // px, shrunk) and was newly warned below the 300 threshold.
+    const p = planFix('fit', { widthPx: 1700, heightPx: 1200, dpi: 300, row: row(143.9, 101.6, { threshold: 300 }) });
+    expect(p.pixels).toEqual({ kind: 'pad', width: 1795, height: 1205, pictureWidth: 1700, pictureHeight: 1200 });
+    expect(p.after).toMatchObject({ widthPx: 1795, heightPx: 1205, dpi: 300 });
+    expect(p.stillWarned).toBe(false);
+    expect(p.padShare).toBeCloseTo(1 - (1700 * 1200) / (1795 * 1205), 3);
+    // Far from the frame (600×400 px give 99.6 dpi) it still fills the frame at the dpi its pixels give, warned.
+    const small = planFix('fit', { widthPx: 600, heightPx: 400, dpi: 300, row: row(50.8, 33.9, { threshold: 300 }) });
+    expect(small.pixels).toMatchObject({ kind: 'fit' });
+    expect(small.stillWarned).toBe(true);
+  });
+
   it('turns the frame to the picture with automatic orientation', () => {
     const p = planFix('fill', { widthPx: 2000, heightPx: 3000, dpi: 300, row: row(169, 254, { auto: true }) });
     expect(p.after).toMatchObject({ widthPx: 1205, heightPx: 1795 });

@@ -8,7 +8,7 @@ export type FixPlan = {
   ok: boolean;
   reason: string | null;
   /** What to do to the pixels (fill, fit, rotate); null for 批量确认使用 and 删除, and when not ok. */
-  pixels: { kind: 'fill' | 'fit'; width: number; height: number } | { kind: 'rotate' } | null;
+  pixels: { kind: 'fill' | 'fit'; width: number; height: number } | { kind: 'pad'; width: number; height: number; pictureWidth: number; pictureHeight: number } | { kind: 'rotate' } | null;
   before: FixSize | null;
   after: FixSize | null;
   cutShare: number;
@@ -19,6 +19,15 @@ export type FixPlan = {
 const r1 = (n: number) => Math.round(n * 10) / 10;
 const r4 = (n: number) => Math.round(n * 10000) / 10000;
 const size = (w: number, h: number, dpi: number): FixSize => ({ widthPx: w, heightPx: h, dpi, widthMm: r1((w / dpi) * MM_PER_INCH), heightMm: r1((h / dpi) * MM_PER_INCH) });
+/**
+ * 留白适配 of a picture a little smaller than the frame at the target dpi: the picture is kept as it is, white
+ * added around it, when it covers at least this share of the frame's side it would fit. Scaled to touch the
+ * frame it had to go below the target dpi (never upscaled), and a 300 dpi photo of 1700×1200 px padded to 6寸
+ * came out shrunk to 1783×1197 px at 298 dpi, newly 分辨率异常 (LAN walk, 2026-11-30). A picture further from the
+ * frame still fills it at the dpi its pixels give (warned below the threshold), not a small picture on a wide margin.
+ */
+const PAD_ONLY_SHARE = 0.9;
+
 const refused = (reason: string, before: FixSize | null = null): FixPlan => ({ ok: false, reason, pixels: null, before, after: null, cutShare: 0, padShare: 0, stillWarned: false });
 
 
@@ -67,6 +76,15 @@ export function planFix(kind: FixKind, s: FixSubject): FixPlan {
   };
   let dpi = Math.max(1, Math.min(Math.floor(target), Math.ceil(available)));
   while (dpi > 1 && upscales(dpi)) dpi--;
+  const whole = frame(Math.floor(target));
+  if (kind === 'fit' && dpi < Math.floor(target) && available >= PAD_ONLY_SHARE * target && s.widthPx <= whole.w && s.heightPx <= whole.h) {
+    const placed = (s.widthPx * s.heightPx) / (whole.w * whole.h);
+    return {
+      ok: true, reason: null, pixels: { kind: 'pad', width: whole.w, height: whole.h, pictureWidth: s.widthPx, pictureHeight: s.heightPx },
+      before, after: size(whole.w, whole.h, Math.floor(target)), cutShare: 0, padShare: r4(Math.max(0, 1 - placed)),
+      stillWarned: row.resolutionThreshold > 0 && Math.floor(target) < row.resolutionThreshold,
+    };
+  }
   const { w, h } = frame(dpi);
   const kept = (fwIn * available * fhIn * available) / (s.widthPx * s.heightPx);
   const placed = (s.widthPx * s.heightPx * (dpi / available) ** 2) / (w * h);

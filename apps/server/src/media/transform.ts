@@ -32,6 +32,8 @@ export type FixPixels =
   | { kind: 'fill'; width: number; height: number; position: 'centre' | 'attention' }
   /** Scale to fit inside width × height and pad with white, centred. */
   | { kind: 'fit'; width: number; height: number }
+  /** The picture as it is (pictureWidth × pictureHeight as displayed), centred on white of width × height: nothing resampled. */
+  | { kind: 'pad'; width: number; height: number; pictureWidth: number; pictureHeight: number }
   /** A quarter turn clockwise. */
   | { kind: 'rotate' };
 
@@ -40,6 +42,15 @@ function pipeline(src: string, fix: Exclude<FixPixels, { kind: 'rotate' }>, scal
   const w = (n: number) => Math.max(1, Math.round(n * scale));
   if (fix.kind === 'fill') {
     return img.resize(w(fix.width), w(fix.height), { fit: 'cover', position: fix.position === 'attention' ? sharp.strategy.attention : 'centre' });
+  }
+  if (fix.kind === 'pad') {
+    // Scaled only for a sample; the fixed file keeps every pixel of the picture.
+    const [pw, ph, fw, fh] = [w(fix.pictureWidth), w(fix.pictureHeight), w(fix.width), w(fix.height)];
+    const left = Math.floor((fw - pw) / 2);
+    const top = Math.floor((fh - ph) / 2);
+    const white = { r: 255, g: 255, b: 255, alpha: 1 };
+    return (scale === 1 ? img : img.resize(pw, ph)).flatten({ background: '#ffffff' })
+      .extend({ left, right: Math.max(0, fw - pw - left), top, bottom: Math.max(0, fh - ph - top), background: white });
   }
   // White padding, also behind a transparent PNG: the print has no transparency.
   return img.resize(w(fix.width), w(fix.height), { fit: 'contain', background: { r: 255, g: 255, b: 255, alpha: 1 } }).flatten({ background: '#ffffff' });

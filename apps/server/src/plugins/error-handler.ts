@@ -137,6 +137,12 @@ export const errorHandlerPlugin = fp(
         request.log.error({ err }, 'the disk is full');
         return reply.status(507).send({ message: SERVER_MSG.storageFull, code: 'disk-full' });
       }
+      // The client went away while its body came (Node's 'aborted', ECONNRESET): no one hears an answer, and it is
+      // no database's fault (it was logged as the database unavailable: API probe, 2026-11-30).
+      if (request.raw.destroyed && !request.raw.complete) {
+        request.log.info({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, 'the client went away');
+        return reply.status(400).send({ message: SERVER_MSG.badRequest, code: 'client-gone' });
+      }
       // Not a fault of this server nor of the request: say so, and when to try again.
       if (isDatabaseUnavailable(err)) {
         request.log.warn({ err }, 'the database is unavailable');

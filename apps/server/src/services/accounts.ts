@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { customerHubs, operators, users } from '../db/schema/index.ts';
+import { sameLogin } from '../db/seed/customers.ts';
 import { verifyPassword } from '../db/seed/passwords.ts';
 import { notFound } from '../errors.ts';
 import type { LoginIdentity, SessionCheck } from '../plugins/auth.ts';
@@ -34,13 +35,20 @@ export function createAccountService(db: Db, clock: () => number = Date.now) {
      * disabled, else null (the caller answers 401 without saying which was wrong).
      */
     async verifyLogin(login: string, password: string): Promise<LoginIdentity | 'disabled' | null> {
-      const [u] = await db.select().from(users).where(eq(users.login, login));
+      // The login as typed, else the one login equal to it but for case (new names are unique so: db/seed/customers.ts).
+      const [customers, staff] = await Promise.all([
+        db.select().from(users).where(sameLogin(users.login, login)).limit(2),
+        db.select().from(operators).where(sameLogin(operators.login, login)).limit(2),
+      ]);
+      const exact = customers.some((c) => c.login === login) || staff.some((o) => o.login === login);
+      const only = <T extends { login: string }>(rows: T[]) => (exact ? rows.find((r) => r.login === login) : customers.length + staff.length === 1 ? rows[0] : undefined);
+      const u = only(customers);
       if (u) {
         if (!(await verifyPassword(password, u.passwordHash))) return null;
         if (u.disabled) return 'disabled';
         return { role: 'customer', id: u.id, login: u.login, customerId: u.customerId, hubId: u.hubId, authorities: u.authorities, tokenVersion: u.tokenVersion };
       }
-      const [o] = await db.select().from(operators).where(eq(operators.login, login));
+      const o = only(staff);
       if (!o || !(await verifyPassword(password, o.passwordHash))) return null;
       if (o.disabled) return 'disabled';
       return { role: 'operator', id: o.id, login: o.login, tokenVersion: o.tokenVersion };

@@ -1,4 +1,4 @@
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import { isPhoneNumber, type AdminAddressRow, type AdminHub, type AdminLogin } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { customerHubs, customerLocations, customers, priceLines, salesOrders, users } from '../db/schema/index.ts';
@@ -55,7 +55,9 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
       const orders = db.select({ hubId: salesOrders.hubId, n: count().as('order_count') }).from(salesOrders).groupBy(salesOrders.hubId).as('orders');
       const priced = db.select({ hubId: customers.hubId, n: sql<number>`count(distinct ${priceLines.propertyConfigId})`.as('priced_count') }).from(customers)
         .innerJoin(priceLines, and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, customers.id))).groupBy(customers.hubId).as('priced');
-      const [rows, names, defaults] = await Promise.all([
+      const pricedOf = db.select({ customerId: priceLines.entityId, n: count().as('price_count') }).from(priceLines)
+        .where(eq(priceLines.priceType, 'customer')).groupBy(priceLines.entityId).as('priced_of');
+      const [rows, names, defaults, unpriced] = await Promise.all([
         db.select({
           id: customerHubs.id, name: customerHubs.name, batchAddressParsing: customerHubs.batchAddressParsing, createdAt: customerHubs.createdAt,
           logins: logins.n, orders: orders.n, priced: priced.n,
@@ -66,15 +68,23 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
           .orderBy(customerHubs.id),
         db.select({ hubId: customers.hubId, name: customers.name }).from(customers).orderBy(customers.id),
         db.selectDistinct({ hubId: customerLocations.hubId }).from(customerLocations).where(eq(customerLocations.isDefault, true)),
+        // A customer with a login and no price sees 暂无 everywhere, though its hub's other customer has prices (console walk).
+        db.selectDistinct({ hubId: customers.hubId, name: customers.name, id: customers.id }).from(customers)
+          .innerJoin(users, eq(users.customerId, customers.id))
+          .leftJoin(pricedOf, eq(pricedOf.customerId, customers.id))
+          .where(isNull(pricedOf.n)).orderBy(customers.id),
       ]);
       const withDefault = new Set(defaults.map((d) => d.hubId));
       const namesOf = new Map<number, string[]>();
       for (const c of names) namesOf.set(c.hubId, [...(namesOf.get(c.hubId) ?? []), c.name]);
+      const unpricedOf = new Map<number, string[]>();
+      for (const c of unpriced) unpricedOf.set(c.hubId, [...(unpricedOf.get(c.hubId) ?? []), c.name]);
       // What a shop must do before a new hub can order is said on its row: a hub of the console has no price until an
       // import names its customer, and no address (a LAN walk's new customer found out at 提交订单).
       return rows.map(({ priced: n, ...r }) => ({
         ...r, createdAt: r.createdAt.toISOString(), logins: Number(r.logins ?? 0), orders: Number(r.orders ?? 0),
         customerNames: namesOf.get(r.id) ?? [], pricedSkus: Number(n ?? 0), hasDefaultAddress: withDefault.has(r.id),
+        unpricedCustomers: unpricedOf.get(r.id) ?? [],
       }));
     },
 

@@ -131,7 +131,7 @@ export function createBulkFixService(deps: {
   };
 
   const pixelsOf = (p: FixPlan, position: FillPosition): FixPixels | null =>
-    !p.pixels ? null : p.pixels.kind === 'rotate' ? p.pixels : p.pixels.kind === 'fill' ? { ...p.pixels, kind: 'fill', position } : { ...p.pixels, kind: 'fit' };
+    !p.pixels ? null : p.pixels.kind === 'rotate' || p.pixels.kind === 'pad' ? p.pixels : p.pixels.kind === 'fill' ? { ...p.pixels, kind: 'fill', position } : { ...p.pixels, kind: 'fit' };
 
   /**
    * Writes one fixed picture as a new file; what it is (its pixels as sharp wrote them, the density stated)
@@ -355,13 +355,15 @@ export function createBulkFixService(deps: {
         });
       }
       // The fixed pictures nothing points to any more; one an order took stays for the press.
-      const ordered = await deps.ordered.orderedFiles(hubId, removable);
-      for (const p of removable) {
-        if (ordered.has(p)) continue;
-        await db.delete(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, p)));
-        await store.remove(hubId, p.slice(0, p.lastIndexOf('/'))).catch(() => {});
-        await deps.previews.forget(hubId, p).catch(() => {});
-      }
+      await deps.ordered.serialize(hubId, async () => {
+        const ordered = await deps.ordered.orderedFiles(hubId, removable);
+        for (const p of removable) {
+          if (ordered.has(p)) continue;
+          await db.delete(storedFiles).where(and(eq(storedFiles.hubId, hubId), eq(storedFiles.path, p)));
+          await store.remove(hubId, p.slice(0, p.lastIndexOf('/'))).catch(() => {});
+          await deps.previews.forget(hubId, p).catch(() => {});
+        }
+      });
       return { state: 200 as const, message: { undone, works: await recheck(hubId, workIds) } };
     },
   };

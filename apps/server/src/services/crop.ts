@@ -48,7 +48,8 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
   }
 
   return {
-    async crop(hubId: number, req: CropRequest) {
+    /** One crop of a hub at a time, and none while an order is placed (services/ordered-paths.ts serialize). */
+    crop: (hubId: number, req: CropRequest) => deps.ordered.serialize(hubId, async () => {
       const { rel, row } = await load(hubId, req.path);
       const meta = row.meta ?? {};
       if (!(Number(meta.width) > 0 && Number(meta.height) > 0) || meta.intact === false) throw refuse(String(meta.brokenReason ?? MSG.fileBroken));
@@ -83,10 +84,10 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       }
       await store.write(hubId, rel, out);
       return describe(hubId, rel);
-    },
+    }),
 
     /** Puts the original back after one or more crops. */
-    async undo(hubId: number, p: string) {
+    undo: (hubId: number, p: string) => deps.ordered.serialize(hubId, async () => {
       const { rel, row } = await load(hubId, p);
       if (!row.originalPath) throw refuse('该文件没有可恢复的原图');
       // Back, then unnamed, then removed: a process killed between two steps leaves an undo that can be made again
@@ -99,7 +100,7 @@ export function createCropService(deps: { db: Db; store: FileStore; previews: Pr
       await db.update(storedFiles).set({ originalPath: null }).where(eq(storedFiles.id, row.id));
       await store.remove(hubId, row.originalPath);
       return describe(hubId, rel);
-    },
+    }),
   };
 }
 export type CropService = ReturnType<typeof createCropService>;

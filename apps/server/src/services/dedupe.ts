@@ -108,10 +108,13 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
     async link(hubId: number, body: LinkRequest) {
       const f = refuseBad(body);
       await deps.hashes.settle(hubId);
-      const found = await findSource(hubId, f, await candidatesOf.execute({ hubId, sha256: body.sha256, size: f.size }));
-      if (!found) return unlinked;
-      await db.transaction((tx) => writeRows(tx, hubId, [found]));
-      return linkedAnswer(hubId, found);
+      // A path's bytes replaced and its row written as the hub's one file step (services/ordered-paths.ts serialize).
+      return deps.ordered.serialize(hubId, async () => {
+        const found = await findSource(hubId, f, await candidatesOf.execute({ hubId, sha256: body.sha256, size: f.size }));
+        if (!found) return unlinked;
+        await db.transaction((tx) => writeRows(tx, hubId, [found]));
+        return linkedAnswer(hubId, found);
+      });
     },
 
     /**
@@ -138,17 +141,20 @@ export function createDedupeService(deps: { db: Db; store: FileStore; urls: File
         byKey.set(key, [...(byKey.get(key) ?? []), c]);
       }
       const checking = pLimit(SOURCES_AT_ONCE);
-      const found = await Promise.all(files.map((body, i) => checking(async () => {
-        try {
-          return await findSource(hubId, fields[i]!, byKey.get(`${body.sha256}\n${fields[i]!.size}`) ?? []);
-        } catch (err) {
-          if (err instanceof AppError && err.status === 409) return null;
-          throw err;
-        }
-      })));
-      const linked = found.filter((l): l is Found => l !== null);
-      if (linked.length > 0) await db.transaction((tx) => writeRows(tx, hubId, linked));
-      return { results: found.map((l) => (l ? linkedAnswer(hubId, l) : unlinked)) };
+      // Paths' bytes replaced and their rows written as the hub's one file step (services/ordered-paths.ts serialize).
+      return deps.ordered.serialize(hubId, async () => {
+        const found = await Promise.all(files.map((body, i) => checking(async () => {
+          try {
+            return await findSource(hubId, fields[i]!, byKey.get(`${body.sha256}\n${fields[i]!.size}`) ?? []);
+          } catch (err) {
+            if (err instanceof AppError && err.status === 409) return null;
+            throw err;
+          }
+        })));
+        const linked = found.filter((l): l is Found => l !== null);
+        if (linked.length > 0) await db.transaction((tx) => writeRows(tx, hubId, linked));
+        return { results: found.map((l) => (l ? linkedAnswer(hubId, l) : unlinked)) };
+      });
     },
 
     /**

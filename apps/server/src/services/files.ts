@@ -22,16 +22,19 @@ export function createFileService(db: Db, store: FileStore, ordered: OrderedPath
     async remove(hubId: number, rel: string): Promise<number> {
       const clean = cleanRelativePath(rel);
       if (!/^(upload|unzip)\//.test(clean) || clean.split('/').length < 3) throw badRequest('只能删除上传的文件或文件夹', 'bad-path');
-      const s = await store.stat(hubId, clean);
-      if (!s) throw notFound('文件不存在');
-      await ordered.refuseIfOrdered(hubId, clean, MSG.orderedFileDelete);
-      const gone = await db.delete(storedFiles)
-        .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
-        .returning({ id: storedFiles.id });
-      await store.remove(hubId, clean);
-      // A preview being made meanwhile finds its file gone and removes what it wrote (previews.ts make).
-      await removePreviews(store, hubId, clean);
-      return Math.max(gone.length, 1);
+      // Checked and removed as the hub's one file step: an order placed meanwhile waits, or is placed first and refuses this.
+      return ordered.serialize(hubId, async () => {
+        const s = await store.stat(hubId, clean);
+        if (!s) throw notFound('文件不存在');
+        await ordered.refuseIfOrdered(hubId, clean, MSG.orderedFileDelete);
+        const gone = await db.delete(storedFiles)
+          .where(and(eq(storedFiles.hubId, hubId), or(eq(storedFiles.path, clean), like(storedFiles.path, `${escapeLike(clean)}/%`))))
+          .returning({ id: storedFiles.id });
+        await store.remove(hubId, clean);
+        // A preview being made meanwhile finds its file gone and removes what it wrote (previews.ts make).
+        await removePreviews(store, hubId, clean);
+        return Math.max(gone.length, 1);
+      });
     },
   };
 }

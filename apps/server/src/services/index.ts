@@ -3,6 +3,7 @@ import type { BulkFixResult } from '@portal/contract';
 import type { Config } from '../config.ts';
 import { catalogueStoreDirs } from '../db/seed/import.ts';
 import type { Db } from '../db/client.ts';
+import { createHubLock, type HubLock } from '../db/hub-lock.ts';
 import { createTaskRunner } from '../jobs/runner.ts';
 import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
@@ -45,11 +46,11 @@ type WebhookJobs = { webhook: { payload: WebhookJob; result: WebhookJobResult } 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
 /** Everything the routes call, built once per app from explicit dependencies (`asyncCommitDb`: db/client.ts). */
-export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: Db = db) {
+export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: Db = db, hubLock: HubLock = createHubLock()) {
   const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
   const store = createLocalFileStore(path.join(config.dataDir, 'files'));
   const runner = createTaskRunner<Jobs>({ db, log, names: JOB_NAMES });
-  const ordered = createOrderedPaths(db);
+  const ordered = createOrderedPaths(db, hubLock);
   const parse = createParseService({ db, store, config, ordered, enqueue: (hubId, name, payload) => runner.enqueue(hubId, name, payload) });
   // Every job's handler, each once: the runner refuses to start with one missing (assertComplete).
   runner.register('parse', (payload, ctx) => parse.runJob(payload, ctx) as Promise<ParseResult & Record<string, unknown>>);
@@ -72,7 +73,7 @@ export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: 
   });
   runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
   runner.assertComplete();
-  const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus });
+  const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus, ordered });
   const hashes = createContentHashes({ db, store, log });
   // Every order event becomes a webhook message (and, with an endpoint set, a delivery) in the transaction of its change.
   orderEvents.on((tx, event) => webhooks.onOrderEvent(tx, event));

@@ -16,6 +16,7 @@ import type { CatalogueService } from './catalogue.ts';
 import type { CheckService } from './check.ts';
 import { firstUnknownRegion } from './locations.ts';
 import type { OrderStatusService } from './order-status.ts';
+import type { OrderedPaths } from './ordered-paths.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -69,7 +70,7 @@ function locationsOf(w: BatchOrderBody['works'][number], unified: OrderLocation 
  * then one sales order per work is written in one transaction. The idempotency key makes a repeated
  * submit answer the first result and create nothing.
  */
-export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService }) {
+export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService; ordered: OrderedPaths }) {
   const { db } = deps;
 
   /**
@@ -189,122 +190,126 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
       const previous = await db.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
         .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
       if (previous[0]) return placedBefore(previous[0]);
+      // Re-checked and written with no change of the hub's files between (services/ordered-paths.ts): a crop, a
+      // delete or an upload of a file of this batch waits for the order and then finds it ordered, or goes first
+      // and the re-check below sees it.
+      return deps.ordered.serialize(caller.hubId, async () => {
+        const hub = await deps.accounts.hubLite(caller.hubId);
+        const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
+        if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品填写收货地址（Partial）' : '该客户统一收货（Unified），不能分别填写地址');
 
-      const hub = await deps.accounts.hubLite(caller.hubId);
-      const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
-      if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品填写收货地址（Partial）' : '该客户统一收货（Unified），不能分别填写地址');
-
-      // The checks of ../shared/spec/product-spec.md §5 in its order, for the first work that fails each.
-      for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);
-      for (const w of body.works) if (!(w.quantity >= 1)) throw refuse(`${w.articleName}：${MSG.quantityBelowOne}`);
-      for (const w of body.works) if (w.quantity > LIMITS.maxOrderQuantity) throw refuse(`${w.articleName}：${MSG.quantityTooLarge}`);
-      let unified: OrderLocation | undefined;
-      if (expected === 'Partial') {
-        // A batch address would be dropped: each work goes to its own (API probe).
-        if (body.location) throw refuse(MSG.unifiedAddressPartial, 'bad-address');
-        for (const w of body.works) {
-          if (!w.orderLocations?.length) throw refuse(MSG.badAddress(w.articleName), 'bad-address');
-          for (const l of w.orderLocations) checkLocation(w.articleName, l);
-          // Several addresses: each says how many it gets (one without a number was stored, and ticketed, without 份数).
-          if (w.orderLocations.length > 1 && w.orderLocations.some((l) => l.quantity === undefined)) throw refuse(MSG.locationQuantityMissing(w.articleName), 'bad-address');
-          // The copies sent to each address add up to the line's: the press prints what is paid for.
-          // One address without a number takes them all.
-          const single = w.orderLocations.length === 1 && w.orderLocations[0]!.quantity === undefined;
-          const sum = w.orderLocations.reduce((n, l) => n + (l.quantity ?? 0), 0);
-          if (!single && sum !== w.quantity) throw refuse(MSG.locationQuantities(w.articleName, sum, w.quantity), 'bad-address');
+        // The checks of ../shared/spec/product-spec.md §5 in its order, for the first work that fails each.
+        for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);
+        for (const w of body.works) if (!(w.quantity >= 1)) throw refuse(`${w.articleName}：${MSG.quantityBelowOne}`);
+        for (const w of body.works) if (w.quantity > LIMITS.maxOrderQuantity) throw refuse(`${w.articleName}：${MSG.quantityTooLarge}`);
+        let unified: OrderLocation | undefined;
+        if (expected === 'Partial') {
+          // A batch address would be dropped: each work goes to its own (API probe).
+          if (body.location) throw refuse(MSG.unifiedAddressPartial, 'bad-address');
+          for (const w of body.works) {
+            if (!w.orderLocations?.length) throw refuse(MSG.badAddress(w.articleName), 'bad-address');
+            for (const l of w.orderLocations) checkLocation(w.articleName, l);
+            // Several addresses: each says how many it gets (one without a number was stored, and ticketed, without 份数).
+            if (w.orderLocations.length > 1 && w.orderLocations.some((l) => l.quantity === undefined)) throw refuse(MSG.locationQuantityMissing(w.articleName), 'bad-address');
+            // The copies sent to each address add up to the line's: the press prints what is paid for.
+            // One address without a number takes them all.
+            const single = w.orderLocations.length === 1 && w.orderLocations[0]!.quantity === undefined;
+            const sum = w.orderLocations.reduce((n, l) => n + (l.quantity ?? 0), 0);
+            if (!single && sum !== w.quantity) throw refuse(MSG.locationQuantities(w.articleName, sum, w.quantity), 'bad-address');
+          }
+        } else {
+          // Addresses per work would be dropped: the batch goes to one address, so a client that sent them must hear it (API probe).
+          if (body.works.some((w) => w.orderLocations?.length)) throw refuse(MSG.perWorkAddressUnified, 'bad-address');
+          unified = body.location;
+          if (!unified) {
+            const [d] = await db.select().from(customerLocations).where(and(eq(customerLocations.hubId, caller.hubId), eq(customerLocations.isDefault, true))).orderBy(desc(customerLocations.id)).limit(1);
+            if (!d) throw refuse(MSG.noDefaultAddress, 'no-default-address');
+            unified = { contact: d.contact, phone: d.phone, province: d.province, city: d.city, district: d.district, address: d.address, addressId: d.id };
+          }
+          checkLocation('收货地址', unified);
         }
-      } else {
-        // Addresses per work would be dropped: the batch goes to one address, so a client that sent them must hear it (API probe).
-        if (body.works.some((w) => w.orderLocations?.length)) throw refuse(MSG.perWorkAddressUnified, 'bad-address');
-        unified = body.location;
-        if (!unified) {
-          const [d] = await db.select().from(customerLocations).where(and(eq(customerLocations.hubId, caller.hubId), eq(customerLocations.isDefault, true))).orderBy(desc(customerLocations.id)).limit(1);
-          if (!d) throw refuse(MSG.noDefaultAddress, 'no-default-address');
-          unified = { contact: d.contact, phone: d.phone, province: d.province, city: d.city, district: d.district, address: d.address, addressId: d.id };
+        const sent = body.works.flatMap((w) => (w.orderLocations ?? []).map((l) => ({ name: w.articleName, l })));
+        if (unified) sent.push({ name: '收货地址', l: unified });
+        const unknown = await firstUnknownRegion(db, sent.map((x) => x.l));
+        if (unknown >= 0) throw refuse(MSG.badAddress(sent[unknown]!.name), 'bad-address');
+        // An address named by its id is one of this hub's.
+        const named = [unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].map((l) => l?.addressId);
+        const addressIds = [...new Set(named.filter((id) => id !== undefined))];
+        if (addressIds.length) {
+          const own = await db.select({ id: customerLocations.id }).from(customerLocations)
+            .where(and(eq(customerLocations.hubId, caller.hubId), inArray(customerLocations.id, addressIds)));
+          if (own.length !== addressIds.length) throw new AppError(404, 'not-found', MSG.addressNotFound);
         }
-        checkLocation('收货地址', unified);
-      }
-      const sent = body.works.flatMap((w) => (w.orderLocations ?? []).map((l) => ({ name: w.articleName, l })));
-      if (unified) sent.push({ name: '收货地址', l: unified });
-      const unknown = await firstUnknownRegion(db, sent.map((x) => x.l));
-      if (unknown >= 0) throw refuse(MSG.badAddress(sent[unknown]!.name), 'bad-address');
-      // An address named by its id is one of this hub's.
-      const named = [unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].map((l) => l?.addressId);
-      const addressIds = [...new Set(named.filter((id) => id !== undefined))];
-      if (addressIds.length) {
-        const own = await db.select({ id: customerLocations.id }).from(customerLocations)
-          .where(and(eq(customerLocations.hubId, caller.hubId), inArray(customerLocations.id, addressIds)));
-        if (own.length !== addressIds.length) throw new AppError(404, 'not-found', MSG.addressNotFound);
-      }
 
-      const quoted = await quoteAll(caller, body.works);
-      const failing = quoted.find((q) => q.line.problem);
-      if (failing) throw refuse(failing.line.problem!, 'work-refused');
-      // Every line without a problem has its check, work and SKU.
-      const ready = quoted.map((q) => ({ ...q, work: q.work!, outcome: q.outcome!, config: q.config! }));
-      // A SKU whose toning the customer may not switch (customToning false) is ordered with its own.
-      body.works.forEach((w, i) => {
-        const config = ready[i]!.config;
-        if (!config.customToning && w.toning !== config.toning) throw refuse(MSG.toningFixed(w.articleName, config.toning), 'work-refused');
-      });
-
-      // Bounded and stored from the exact sum in fen, never from a float of it.
-      const totalFen = totalFenOf(quoted);
-      if (totalFen > MAX_AMOUNT_FEN) throw refuse(MSG.totalTooLarge);
-      // The customer confirmed another total (a price changed since /payment1 showed it): they see the new one first.
-      if (body.expectedTotalAmount !== undefined) {
-        const confirmedFen = fenOfYuan(body.expectedTotalAmount);
-        if (confirmedFen === null) throw badRequest(MSG.confirmedTotalNotFen, 'validation');
-        if (BigInt(confirmedFen) !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
-      }
-      const totalAmount = Number(fenText(totalFen));
-      return db.transaction(async (tx) => {
-        const inserted = await tx.insert(orderBatches).values({
-          hubId: caller.hubId, idempotencyKey: body.idempotencyKey, requestHash, deliveryMethod: body.deliveryMethod, location: unified ?? null,
-          totalAmount: fenText(totalFen), answer: {},
-        }).onConflictDoNothing().returning({ id: orderBatches.id, createdAt: orderBatches.createdAt });
-        const batch = inserted[0];
-        if (!batch) {
-          // The same key won a race a moment ago: answer what it placed.
-          const [again] = await tx.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
-            .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
-          return placedBefore(again!);
-        }
-        const rows = ready.map((q, i) => {
-          const w = body.works[i]!;
-          return {
-            hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,
-            salesOrderNumber: salesOrderNumber(batch.createdAt, batch.id, i + 1),
-            workUuid: w.uuid, articleName: q.line.articleName, fileName: q.work.fileName, filePath: q.work.filePath,
-            files: inComponentOrder(q.work.files, (f) => f.component, componentNames(q.outcome))
-              .map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
-            productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,
-            quantity: w.quantity, pageCount: q.line.pageCount, addPageNum: q.line.addPageNum,
-            // Every line here has its pricing: a work without one was refused above.
-            unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
-            toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
-            deliveryMethod: body.deliveryMethod, orderLocations: locationsOf(w, unified),
-            checkSummary: checkSummaryOf(q.outcome),
-            // The resolution warnings accepted (批量确认使用) that this order still has, for the operator.
-            resolutionAccepted: q.work.resolutionAccepted?.filter((a) => q.outcome.rows.some((r) => r.resolutionWarning && r.itemPath === a.filePath)) ?? null,
-          };
+        const quoted = await quoteAll(caller, body.works);
+        const failing = quoted.find((q) => q.line.problem);
+        if (failing) throw refuse(failing.line.problem!, 'work-refused');
+        // Every line without a problem has its check, work and SKU.
+        const ready = quoted.map((q) => ({ ...q, work: q.work!, outcome: q.outcome!, config: q.config! }));
+        // A SKU whose toning the customer may not switch (customToning false) is ordered with its own.
+        body.works.forEach((w, i) => {
+          const config = ready[i]!.config;
+          if (!config.customToning && w.toning !== config.toning) throw refuse(MSG.toningFixed(w.articleName, config.toning), 'work-refused');
         });
-        const placed: Array<{ id: number; hubId: number; customerId: number; salesOrderNumber: string; createdAt: Date }> = [];
-        for (let i = 0; i < rows.length; i += 500) {
-          placed.push(...await tx.insert(salesOrders).values(rows.slice(i, i + 500)).returning({
-            id: salesOrders.id, hubId: salesOrders.hubId, customerId: salesOrders.customerId, salesOrderNumber: salesOrders.salesOrderNumber, createdAt: salesOrders.createdAt,
-          }));
+
+        // Bounded and stored from the exact sum in fen, never from a float of it.
+        const totalFen = totalFenOf(quoted);
+        if (totalFen > MAX_AMOUNT_FEN) throw refuse(MSG.totalTooLarge);
+        // The customer confirmed another total (a price changed since /payment1 showed it): they see the new one first.
+        if (body.expectedTotalAmount !== undefined) {
+          const confirmedFen = fenOfYuan(body.expectedTotalAmount);
+          if (confirmedFen === null) throw badRequest(MSG.confirmedTotalNotFen, 'validation');
+          if (BigInt(confirmedFen) !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
         }
-        await deps.status.recordPlaced(tx, placed, { role: 'customer', id: caller.userId, login: caller.login });
-        const answer = {
-          state: 200 as const,
-          message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
-        };
-        await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
-        // The batch this login was putting together is ordered: its open draft closes with the order (issue #21 item 3).
-        await tx.update(batchDrafts).set({ status: 'closed', closedReason: 'ordered', updatedAt: sql`now()` })
-          .where(and(eq(batchDrafts.userId, caller.userId), eq(batchDrafts.status, 'open')));
-        return answer;
+        const totalAmount = Number(fenText(totalFen));
+        return db.transaction(async (tx) => {
+          const inserted = await tx.insert(orderBatches).values({
+            hubId: caller.hubId, idempotencyKey: body.idempotencyKey, requestHash, deliveryMethod: body.deliveryMethod, location: unified ?? null,
+            totalAmount: fenText(totalFen), answer: {},
+          }).onConflictDoNothing().returning({ id: orderBatches.id, createdAt: orderBatches.createdAt });
+          const batch = inserted[0];
+          if (!batch) {
+            // The same key won a race a moment ago: answer what it placed.
+            const [again] = await tx.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
+              .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
+            return placedBefore(again!);
+          }
+          const rows = ready.map((q, i) => {
+            const w = body.works[i]!;
+            return {
+              hubId: caller.hubId, customerId: caller.customerId, batchId: batch.id,
+              salesOrderNumber: salesOrderNumber(batch.createdAt, batch.id, i + 1),
+              workUuid: w.uuid, articleName: q.line.articleName, fileName: q.work.fileName, filePath: q.work.filePath,
+              files: inComponentOrder(q.work.files, (f) => f.component, componentNames(q.outcome))
+                .map((f) => ({ fileName: f.fileName, filePath: f.filePath, component: f.component })),
+              productId: w.productId, productName: q.line.productName, propertyConfigId: w.propertyConfigId, sku: q.line.sku,
+              quantity: w.quantity, pageCount: q.line.pageCount, addPageNum: q.line.addPageNum,
+              // Every line here has its pricing: a work without one was refused above.
+              unitPrice: q.pricing!.unitPrice, amount: q.pricing!.amount, pricing: q.pricing! satisfies StoredPricing,
+              toning: w.toning, customToning: typeof w.customToning === 'string' ? w.customToning : null,
+              deliveryMethod: body.deliveryMethod, orderLocations: locationsOf(w, unified),
+              checkSummary: checkSummaryOf(q.outcome),
+              // The resolution warnings accepted (批量确认使用) that this order still has, for the operator.
+              resolutionAccepted: q.work.resolutionAccepted?.filter((a) => q.outcome.rows.some((r) => r.resolutionWarning && r.itemPath === a.filePath)) ?? null,
+            };
+          });
+          const placed: Array<{ id: number; hubId: number; customerId: number; salesOrderNumber: string; createdAt: Date }> = [];
+          for (let i = 0; i < rows.length; i += 500) {
+            placed.push(...await tx.insert(salesOrders).values(rows.slice(i, i + 500)).returning({
+              id: salesOrders.id, hubId: salesOrders.hubId, customerId: salesOrders.customerId, salesOrderNumber: salesOrders.salesOrderNumber, createdAt: salesOrders.createdAt,
+            }));
+          }
+          await deps.status.recordPlaced(tx, placed, { role: 'customer', id: caller.userId, login: caller.login });
+          const answer = {
+            state: 200 as const,
+            message: { orders: rows.map((r) => ({ salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, quantity: r.quantity, amount: Number(r.amount), basisText: r.pricing.text })), totalAmount },
+          };
+          await tx.update(orderBatches).set({ answer }).where(eq(orderBatches.id, batch.id));
+          // The batch this login was putting together is ordered: its open draft closes with the order (issue #21 item 3).
+          await tx.update(batchDrafts).set({ status: 'closed', closedReason: 'ordered', updatedAt: sql`now()` })
+            .where(and(eq(batchDrafts.userId, caller.userId), eq(batchDrafts.status, 'open')));
+          return answer;
+        });
       });
     },
 

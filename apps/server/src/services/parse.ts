@@ -158,8 +158,10 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
     let duplicates: Unsupported[] = [];
     if (!(await store.stat(hubId, marker))) {
       // Made again only when the last extraction did not finish (or its marker was deleted): never over ordered files.
-      await deps.ordered.refuseIfOrdered(hubId, dest, MSG.orderedFileChange);
-      await store.remove(hubId, dest);
+      await deps.ordered.serialize(hubId, async () => {
+        await deps.ordered.refuseIfOrdered(hubId, dest, MSG.orderedFileChange);
+        await store.remove(hubId, dest);
+      });
       await extractZip(store.localPath(hubId, zipPath), store.localPath(hubId, dest), config.zip, (entry, i, total) => {
         ctx.progress(i, total * 2);
         return !isIgnored(entry.name);

@@ -274,28 +274,35 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    // A file an order refers to is the press's: other bytes never replace it (the same bytes again may).
-    if ((await existing) && (await deps.ordered.isOrdered(hubId, rel))
-      && (await sha256File(part.path)) !== (await sha256File(store.localPath(hubId, rel)))) {
-      return fail(hubId, f, MSG.orderedFileOverwrite, 409);
-    }
-    try {
-      await part.publish(rel);
-    } catch (err) {
-      // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
-      if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
-      if (isPartGone(err)) return bytesLost(hubId, f, uploadId);
-      throw err;
-    }
-    if (meta.balancedTree) {
-      // The previews' copy of a PDF with a flat page tree (services/preview-copies.ts): without it, previews are made from the file.
-      const bytes = await writePreviewCopy(store, hubId, rel, meta.balancedTree).catch((err: unknown) => {
-        deps.log?.warn({ err }, 'could not write a PDF\'s preview copy');
-        return null;
-      });
-      if (bytes !== null) meta.info.previewCopyBytes = bytes;
-    }
-    await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256: null, uploadId });
+    // Put in place as the hub's one file step when it replaces a stored file (services/ordered-paths.ts serialize):
+    // an order of that file placed meanwhile waits, or goes first and refuses these bytes.
+    const putInPlace = async (): Promise<ChunkAnswer | null> => {
+      // A file an order refers to is the press's: other bytes never replace it (the same bytes again may).
+      if ((await existing) && (await deps.ordered.isOrdered(hubId, rel))
+        && (await sha256File(part.path)) !== (await sha256File(store.localPath(hubId, rel)))) {
+        return fail(hubId, f, MSG.orderedFileOverwrite, 409);
+      }
+      try {
+        await part.publish(rel);
+      } catch (err) {
+        // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
+        if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
+        if (isPartGone(err)) return bytesLost(hubId, f, uploadId);
+        throw err;
+      }
+      if (meta.balancedTree) {
+        // The previews' copy of a PDF with a flat page tree (services/preview-copies.ts): without it, previews are made from the file.
+        const bytes = await writePreviewCopy(store, hubId, rel, meta.balancedTree).catch((err: unknown) => {
+          deps.log?.warn({ err }, 'could not write a PDF\'s preview copy');
+          return null;
+        });
+        if (bytes !== null) meta.info.previewCopyBytes = bytes;
+      }
+      await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256: null, uploadId });
+      return null;
+    };
+    const refused = (await existing) ? await deps.ordered.serialize(hubId, putInPlace) : await putInPlace();
+    if (refused) return refused;
     deps.hashes?.stored(hubId);
     // The part's folder is of no use now; its removal need not hold up the answer.
     store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));

@@ -229,4 +229,24 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => send(JSON.stringify(more))));
     expect(answers.map((r) => r.status), JSON.stringify(await Promise.all(answers.map((r) => r.clone().text())))).toEqual([200, 200, 200, 200]);
   });
+
+  it('says which customers of a hub have a login but no price, and refuses a login name that differs from another only in case (console walk)', async () => {
+    // Hub 1's own customer has prices; a login added under a new customer name has none: its customer sees 暂无 for
+    // every product, while the hub's row said 可下单.
+    const add = await t.call('POST', '/api/admin/hubs/1/logins', { token: op, body: { login: 'huanan2', password: 'huanan2', customerName: '华南二部' } });
+    expect(add.status).toBe(200);
+    const hub = (await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }))).find((h) => h.id === 1)!;
+    expect(hub.pricedSkus).toBeGreaterThan(10);
+    expect(hub.unpricedCustomers).toEqual(['华南二部']);
+    // The seed's customers without a login are no one's concern.
+    expect((await json<AdminHub[]>(await t.call('GET', '/api/admin/hubs', { token: op }))).find((h) => h.id === 2)!.unpricedCustomers).toEqual([]);
+
+    for (const login of ['Demo', 'OPERATOR', 'HuaNan2']) {
+      const twin = await t.call('POST', '/api/admin/hubs/1/logins', { token: op, body: { login, password: 'xxxx' } });
+      expect([twin.status, (await json<{ message: string }>(twin)).message]).toEqual([409, `登录名已存在：${login}`]);
+    }
+    // And a login name is found whatever its case, as the customer types it.
+    expect((await t.call('POST', '/api/authenticate', { body: { username: 'HUANAN2', password: 'huanan2' } })).status).toBe(200);
+    expect((await t.call('POST', '/api/authenticate', { body: { username: 'Operator', password: 'operator' } })).status).toBe(200);
+  });
 });

@@ -209,6 +209,22 @@ describe.each(DB_KINDS)('bulk fixes on %s', (kind) => {
     expect(b!).toBeLessThan(80);
   });
 
+  it('留白适配 of a 300 dpi photo a little short of 6寸 adds white around it, keeping every pixel at 300 dpi (LAN walk: shrunk to 298 dpi, 分辨率异常)', async () => {
+    const picture = await textured(1700, 1200);
+    const w = await work([['略小的照片.jpg', picture]]);
+    // 143.9×101.6 mm against 152×102: too narrow.
+    expect((await check(w, photo6)).state).not.toBe(200);
+    const done = await apply([{ workUuid: w.uuid, filePath: w.files[0]!.filePath, kind: 'fit' }]);
+    const item = done.result.items[0]!;
+    expect(item).toMatchObject({ ok: true, after: { widthPx: 1795, heightPx: 1205, dpi: 300 } });
+    expect(done.result.works[0]!.state).toBe('match');
+    const fixed = Buffer.from(await (await raw(item.newPath!)).arrayBuffer());
+    expect(await pixels(item.newPath!)).toMatchObject({ width: 1795, height: 1205, density: 300 });
+    // The picture itself is cut back out of the white where it was put, as it was (only the JPEG's second pass differs).
+    const inner = await sharp(fixed).extract({ left: 47, top: 2, width: 1700, height: 1200 }).png().toBuffer();
+    expect(await difference(await sharp(picture).png().toBuffer(), inner)).toBeLessThan(3);
+  });
+
   it('旋转 turns a photo whose only problem is its orientation, and only that', async () => {
     const original = await textured(1205, 1800);
     const w = await work([['竖放.jpg', original]]);

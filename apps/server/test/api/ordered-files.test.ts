@@ -130,4 +130,55 @@ describe.each(DB_KINDS)('ordered files stay as ordered on %s', (kind) => {
     const r = await sendChunk(t, demo, { bytes, filePath: '另一个/1.jpg', folderId, identifier: `${bytes.length}-x`, index: 1, total: 1, size: bytes.length });
     expect(r.body.message.status).toBe(300);
   });
+
+  it('never orders a file that a crop, a delete or an upload sent at the same moment changed (API probe: both answered 200)', async () => {
+    const operator = await t.login('operator', 'operator');
+    const passing = await photoPx(1500, 1051, '#3366aa');
+    const other = await photoPx(1500, 1051, '#aa3322');
+    const small = { width: 600, height: 600 };
+    for (let round = 0; round < 4; round++) {
+      for (const change of ['crop', 'delete', 'upload'] as const) {
+        const { folderId, w, path } = await checkedWork(`同时-${change}-${round}`, passing);
+        const order = t.call('POST', '/api/sales_order/batch', { token: demo, body: {
+          idempotencyKey: randomUUID(), deliveryMethod: 'Unified',
+          works: [{ uuid: w.uuid, articleName: w.articleName, filePath: w.filePath, quantity: 1, productId: photo5.productId, propertyConfigId: photo5.propertyConfigId, toning: 'None' }],
+        } });
+        // Sent a moment later (0-30 ms), as the probe's rounds did.
+        await new Promise((r) => setTimeout(r, round * 10));
+        const changed = change === 'crop' ? t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, ...small, scale: 100, rotation: 0 } })
+          : change === 'delete' ? t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: path } })
+            : uploadFile(t, demo, other, `同时-${change}-${round}/1.jpg`, { folderId }).then((u) => ({ status: u.last.status }));
+        const [placed, done] = await Promise.all([order, changed]);
+        // One of the two wins: the order (the change is then refused as ordered) or the change (the order's re-check then
+        // sees the new file: a crop too small for 5寸, a file gone, other bytes that still pass).
+        if (placed.status === 200) {
+          const no = ((await placed.json()) as { message: { orders: Array<{ salesOrderNumber: string }> } }).message.orders[0]!.salesOrderNumber;
+          const bytes = await orderedBytes(no, operator);
+          if (done.status === 200) {
+            expect(change, `${change} round ${round}: both answered 200`).toBe('upload');
+            expect(sha(bytes)).toBe(sha(other));
+          } else {
+            expect(done.status, `${change} round ${round}`).toBe(409);
+            expect(sha(bytes), `${change} round ${round}: the press gets what was ordered`).toBe(sha(passing));
+          }
+        } else {
+          expect(done.status, `${change} round ${round}: ${await placed.text()}`).toBe(200);
+          expect([400, 404]).toContain(placed.status);
+        }
+      }
+    }
+  });
+
+  it('keeps the original of a photo cropped six times at once, which 撤销裁切 brings back (API probe: it was lost)', async () => {
+    const original = await photoPx(1500, 1051, '#3366aa');
+    const { path } = await checkedWork('六次裁切', original);
+    const crops = await Promise.all([600, 700, 800, 900, 1000, 1100].map((width) =>
+      t.call('POST', '/api/files/cropImg', { token: demo, body: { path, x: 0, y: 0, width, height: 700, scale: 100, rotation: 0 } })));
+    expect(crops.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const undo = await t.call('POST', '/api/files/undoCrop', { token: demo, body: { path } });
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    expect((await undo.json()) as unknown).toMatchObject({ data: { widthPx: 1500, heightPx: 1051 } });
+    const raw = await t.call('GET', `/api/files/raw/1/${path.split('/').map(encodeURIComponent).join('/')}`, { token: demo });
+    expect(sha(Buffer.from(await raw.arrayBuffer()))).toBe(sha(original));
+  });
 });

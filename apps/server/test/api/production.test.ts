@@ -168,7 +168,8 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
 
   it('puts a job ticket in each order whose QR code reads as the SO number and whose text names what to print', async () => {
     const so = orders[1]!.salesOrderNumber;
-    const { entries } = await download(`salesOrderNumber=${so}`);
+    // Typed as the operator types it (lower case, spaces around): the same order, as the list's search finds it (console walk).
+    const { entries } = await download(`salesOrderNumber=${encodeURIComponent(` ${so.toLowerCase()} `)}`);
     expect(entries).toHaveLength(4);
     const ticket = entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes;
     expect(await pdfQr(ticket, dir)).toBe(so);

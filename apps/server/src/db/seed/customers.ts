@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type Column } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { customerHubs, customers, operators, users } from '../schema/index.ts';
 import { hashPassword } from './passwords.ts';
@@ -43,6 +43,7 @@ export function checkNewLogin(rawLogin: string, password: string): string {
 
 export function checkPassword(password: string) {
   if (password.length < 4) throw new AddCustomerError('密码至少 4 个字符');
+  if (password.trim() === '') throw new AddCustomerError('密码不能全是空格');
   // bcrypt ignores everything after 72 bytes; refusing is better than silently accepting a shorter password.
   if (Buffer.byteLength(password) > 72) throw new AddCustomerError('密码最长 72 字节');
 }
@@ -57,6 +58,19 @@ const NAMES_LOCK = 7_340_102;
 export async function lockNames(tx: Pick<Db, 'execute'>): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${NAMES_LOCK})`);
 }
+
+/**
+ * Whether a login name is taken by a customer or an operator, whatever its case: one login form serves both, and a
+ * customer types `Demo` as readily as `demo` (the console made the two as two logins: console walk, 2026-11-30).
+ */
+export async function loginTaken(db: Pick<Db, 'select'>, login: string): Promise<boolean> {
+  const [customer] = await db.select({ id: users.id }).from(users).where(sameLogin(users.login, login)).limit(1);
+  const [operator] = await db.select({ id: operators.id }).from(operators).where(sameLogin(operators.login, login)).limit(1);
+  return customer !== undefined || operator !== undefined;
+}
+
+/** A login column equal to `login` but for case. */
+export const sameLogin = (column: Column, login: string) => sql`lower(${column}) = lower(${login})`;
 
 /**
  * A new customer's name is no other customer's (check it in a transaction that holds `lockNames`): the catalogue's prices name customers, and two of one name
@@ -80,9 +94,7 @@ export async function addCustomer(db: Db, input: AddCustomerInput): Promise<AddC
   try {
     return await db.transaction(async (tx) => {
       await lockNames(tx);
-      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.login, login));
-      const [operator] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.login, login));
-      if (taken || operator) throw new AddCustomerError(`登录名已存在：${login}`);
+      if (await loginTaken(tx, login)) throw new AddCustomerError(`登录名已存在：${login}`);
 
       let hubId: number;
       let hubName: string;

@@ -119,12 +119,19 @@ function AddressesTab({ hub, m }: { hub: AdminHub; m: Mutations }) {
 function Readiness({ hub }: { hub: AdminHub }) {
   const names = hub.customerNames.map((n) => `「${n}」`).join('、');
   const noAddress = !hub.batchAddressParsing && !hub.hasDefaultAddress;
-  if (hub.pricedSkus > 0 && !noAddress) return <Tag color="green">可下单（{hub.pricedSkus}个商品有价格）</Tag>;
+  // A customer of the hub with a login and no price sees 暂无 for every product, though the hub's other customer has prices.
+  const unpriced = hub.pricedSkus > 0 ? hub.unpricedCustomers : [];
+  if (hub.pricedSkus > 0 && unpriced.length === 0 && !noAddress) return <Tag color="green">可下单（{hub.pricedSkus}个商品有价格）</Tag>;
   return (
     <Flex gap={4} wrap>
       {hub.pricedSkus === 0 && (
         <Tooltip title={`产品目录中还没有客户${names}的价格：在目录文件 prices 的 customerPrices 中加入 customer 为该名称的价格，再导入`}>
           <Tag color="red">无价格</Tag>
+        </Tooltip>
+      )}
+      {unpriced.length > 0 && (
+        <Tooltip title={`客户${unpriced.map((n) => `「${n}」`).join('、')}有登录账号，但产品目录中没有它的价格：它的账号看到的价格都是“暂无”，不能下单。在目录文件 prices 的 customerPrices 中加入 customer 为该名称的价格，再导入`}>
+          <Tag color="red">{unpriced.map((n) => `「${n}」`).join('、')}无价格</Tag>
         </Tooltip>
       )}
       {noAddress && (

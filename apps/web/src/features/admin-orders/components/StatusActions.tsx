@@ -36,8 +36,10 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
       <Modal
         open={target !== null}
         title={target ? `${ACTION[target]}：改为${ORDER_STATUS_TEXT[target]}` : ''}
-        okText="确定"
-        cancelText="取消"
+        // 取消 beside 取消订单 read as either: the buttons say what they do, and cancelling looks final (console walk).
+        okText={target === 'cancelled' ? '确认取消订单' : '确定'}
+        okButtonProps={{ danger: target === 'cancelled' }}
+        cancelText={target === 'cancelled' ? '不取消' : '取消'}
         confirmLoading={change.isPending}
         onOk={() => void submit()}
         onCancel={close}
@@ -47,14 +49,15 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
           {target === 'shipped' && (
             <>
               <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
-                <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" />
+                <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" maxLength={50} />
               </Form.Item>
               <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
-                <Input placeholder="快递单号" aria-label="快递单号" />
+                <Input placeholder="快递单号" aria-label="快递单号" maxLength={64} />
               </Form.Item>
             </>
           )}
-          <Form.Item label="备注" name="note">
+          {/* The note goes into the order's progress, which the customer reads in 我的订单 (console walk: taken for an internal note). */}
+          <Form.Item label="备注（客户可见）" name="note" extra="将显示在客户的订单进度中">
             <Input.TextArea rows={2} maxLength={500} placeholder="选填" aria-label="备注" />
           </Form.Item>
         </Form>
