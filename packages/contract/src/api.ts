@@ -373,7 +373,7 @@ export const CropAnswer = z.object({
 export const SortWorkFilesBody = z.object({
   accessPath: z.string().min(1).max(1024),
   fileNames: z.array(z.string().min(1).max(1024)).max(10000),
-  name: z.string().max(200).optional(),
+  name: z.string().max(255).optional(),
   acceptFolder: z.union([z.boolean(), z.string().max(10)]).optional(),
   workUuid: z.uuid().optional(),
 });
@@ -398,7 +398,8 @@ export const OrderLocation = z.object({
 export type OrderLocation = z.infer<typeof OrderLocation>;
 export const OrderWork = z.object({
   uuid: z.uuid(),
-  articleName: z.string().max(200),
+  // A work's name comes from the parse of a path of up to 255 characters (spec §9): one of 250 could not be ordered (API probe).
+  articleName: z.string().max(255),
   filePath: z.string().max(1024).optional(),
   quantity: z.number({ error: '订购数量必须是整数' }).int({ error: '订购数量必须是整数' }),
   productId: zId,

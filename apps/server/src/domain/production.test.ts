@@ -10,6 +10,12 @@ describe('zip entry names', () => {
     expect(safeName('tab\there', 100)).toBe('tab_here');
   });
 
+  it('keeps no character that makes a name read as another: bidi overrides, zero-width, C1 controls, line separators (API probe)', () => {
+    expect(safeName('\u202egpj.exe.jpg', 100)).toBe('_gpj.exe.jpg');
+    expect(safeName('\u0085\u2028.jpg', 100)).toBe('__.jpg');
+    expect(safeName('照\u200b片\ufeff.jpg', 100)).toBe('照_片_.jpg');
+  });
+
   it('cuts a long Chinese name by characters, keeping the extension and whole surrogate pairs', () => {
     const long = `${'毕业纪念相册'.repeat(30)}.jpg`;
     const cut = safeName(long, 100);

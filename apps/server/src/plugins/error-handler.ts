@@ -148,6 +148,8 @@ export const errorHandlerPlugin = fp(
         request.log.warn({ err }, 'the database is unavailable');
         return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ message: SERVER_MSG.unavailable, code: 'unavailable' });
       }
+      // @fastify/static's guard against a path like //api/x or one with a NUL: no such page, not a refusal in its own words.
+      if ((err as FastifyError).code === 'FST_STATIC_FORBIDDEN_PATH') return reply.status(404).send({ message: SERVER_MSG.notFound, code: 'not-found' });
       const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
       if (status >= 500) {
         request.log.error({ err }, 'unexpected error');

@@ -289,7 +289,10 @@ export function createCheckService(deps: { db: Db; store: FileStore; catalogue: 
       const work = await findWork(hubId, req.accessPath, req.workUuid);
       if (kindOf(work.filePath) === 'pdf' || work.files.some((f) => kindOf(f.filePath) === 'pdf')) throw new AppError(400, 'pdf-sort', MSG.pdfCannotSort);
       const left = [...work.files];
+      const named = new Set<string>();
       const ordered = req.fileNames.map((n) => {
+        if (named.has(n)) throw new AppError(400, 'repeated-file', `文件重复：${n}`);
+        named.add(n);
         const i = left.findIndex((f) => f.filePath === n) >= 0 ? left.findIndex((f) => f.filePath === n) : left.findIndex((f) => f.fileName === n);
         if (i < 0) throw new AppError(400, 'not-in-work', `文件不在作品中：${n}`);
         return left.splice(i, 1)[0]!;

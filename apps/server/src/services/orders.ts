@@ -48,11 +48,16 @@ export function checkSummaryOf(o: CheckOutcome): OrderCheckSummary {
 }
 
 /** The address checks of ../shared/spec/product-spec.md §5, in its order, with its messages. */
+/** The batch's one address, named so in the refusals of its fields. */
+const BATCH_ADDRESS = '收货地址';
+/** {name}的收货地址不正确 (spec §5) for a work's address; the batch's own is 收货地址不正确, not 收货地址的收货地址不正确 (API probe). */
+const badAddressOf = (name: string) => (name === BATCH_ADDRESS ? `${BATCH_ADDRESS}不正确` : MSG.badAddress(name));
+
 function checkLocation(name: string, l: OrderLocation | undefined) {
   if (!l?.contact?.trim()) throw refuse(MSG.emptyRecipient(name), 'bad-address');
   if (!l.phone?.trim()) throw refuse(MSG.emptyPhone(name), 'bad-address');
   if (!isPhoneNumber(l.phone)) throw refuse(MSG.badPhone(name), 'bad-address');
-  if (!l.province?.trim() || !l.city?.trim() || !l.district?.trim() || !l.address?.trim()) throw refuse(MSG.badAddress(name), 'bad-address');
+  if (!l.province?.trim() || !l.city?.trim() || !l.district?.trim() || !l.address?.trim()) throw refuse(badAddressOf(name), 'bad-address');
 }
 
 /**
@@ -226,12 +231,12 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             if (!d) throw refuse(MSG.noDefaultAddress, 'no-default-address');
             unified = { contact: d.contact, phone: d.phone, province: d.province, city: d.city, district: d.district, address: d.address, addressId: d.id };
           }
-          checkLocation('收货地址', unified);
+          checkLocation(BATCH_ADDRESS, unified);
         }
         const sent = body.works.flatMap((w) => (w.orderLocations ?? []).map((l) => ({ name: w.articleName, l })));
-        if (unified) sent.push({ name: '收货地址', l: unified });
+        if (unified) sent.push({ name: BATCH_ADDRESS, l: unified });
         const unknown = await firstUnknownRegion(db, sent.map((x) => x.l));
-        if (unknown >= 0) throw refuse(MSG.badAddress(sent[unknown]!.name), 'bad-address');
+        if (unknown >= 0) throw refuse(badAddressOf(sent[unknown]!.name), 'bad-address');
         // An address named by its id is one of this hub's.
         const named = [unified, ...body.works.flatMap((w) => w.orderLocations ?? [])].map((l) => l?.addressId);
         const addressIds = [...new Set(named.filter((id) => id !== undefined))];

@@ -31,7 +31,7 @@ export function RenameDialog({ uuid, onClose }: RenameDialogProps) {
       <Input
         aria-label="作品名称"
         autoFocus
-        maxLength={200}
+        maxLength={255}
         value={value}
         onChange={(e) => setValue(e.target.value)}
         onPressEnter={save}
