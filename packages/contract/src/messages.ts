@@ -19,6 +19,8 @@ export const MSG = {
   fileBroken: '文件破损',
   emptyFile: '文件为空，无法上传',
   pathTooLong: '文件路径过长，系统无法识别',
+  /** A file path whose bytes were not UTF-8 (read as U+FFFD). */
+  pathNotUtf8: '文件名含有无法识别的字符（不是UTF-8编码），请改名后重新上传',
   wrongFileType: '只能上传.zip,.pdf,.png,.jpg',
   pendingCheckEntries: '有文件上传检查异常，请处理完再继续下单',
   uploading: '文件上传中',

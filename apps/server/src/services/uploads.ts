@@ -68,6 +68,9 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   const pick = (...names: string[]) => names.map((n) => raw[n]).find((v) => v !== undefined && v !== '');
   const filePath = pick('filePath', 'relativePath', 'filename') ?? '';
   if (!filePath) throw uploadRefusal('缺少文件路径');
+  // Bytes that are not UTF-8 (a GBK name sent as it is) arrive as U+FFFD: two names would become one path, the second
+  // file silently replacing the first (API probe, 2026-11-30). Browsers send UTF-8.
+  if (filePath.includes('\ufffd')) throw uploadRefusal(MSG.pathNotUtf8);
   if ([...filePath].length > LIMITS.maxPathLength) throw uploadRefusal(MSG.pathTooLong);
   const fromName = /\.([^./]+)$/.exec(filePath)?.[1]?.toLowerCase() ?? '';
   const ext = (pick('ext') ?? fromName).toLowerCase().replace(/^\./, '');

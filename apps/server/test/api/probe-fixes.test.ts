@@ -78,4 +78,19 @@ describe('answers the probe found wrong', () => {
       expect(((await res.json()) as { code: string }).code, p).toBe('not-found');
     }
   });
+
+  it('refuses a file path whose bytes are not UTF-8, rather than storing two GBK names as one ���.jpg', async () => {
+    const bytes = await photo();
+    const boundary = `----probe${randomUUID()}`;
+    const field = (name: string, value: Buffer | string) => Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value), Buffer.from('\r\n')]);
+    const body = Buffer.concat([
+      field('identifier', 'gbk-1'), field('chunkIndex', '1'), field('chunkTotal', '1'), field('size', String(bytes.length)),
+      // 你好.jpg in GBK.
+      field('filePath', Buffer.concat([Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), Buffer.from('.jpg')])), field('ext', 'jpg'), field('folderId', randomUUID()),
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="x.jpg"\r\ncontent-type: application/octet-stream\r\n\r\n`), bytes, Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${t.url}/api/files/updateFile`, { method: 'POST', headers: { authorization: `Bearer ${demo}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: { error: string } }).message.error).toBe('文件名含有无法识别的字符（不是UTF-8编码），请改名后重新上传');
+  });
 });
