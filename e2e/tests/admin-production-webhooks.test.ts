@@ -111,7 +111,24 @@ describe('console: webhooks and files for the press', () => {
       });
       expect(names).toEqual([`${so}_控制台相片/生产单_${so}.pdf`, `${so}_控制台相片/照片/控制台相片.jpg`, 'manifest.csv']);
       await page.getByText(`生产文件_${so}.zip（1 个订单）`).waitFor();
+      // The production zip asked by the number as typed in lower case is the same order's (it was 订单不存在: console walk).
+      await page.getByPlaceholder('SO…').fill(so.toLowerCase());
+      const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载' }).first().click()]);
+      expect(again.suggestedFilename()).toBe(`生产文件_${so}.zip`);
       await shot(page, 'admin-production');
+
+      // The shop stops sending: the endpoint goes from the console, once confirmed (there was no way but the API).
+      await page.getByRole('link', { name: 'Webhook' }).click();
+      await expect.poll(() => page.getByLabel('接收地址（URL）').inputValue()).toBe(receiverUrl);
+      await page.getByRole('button', { name: '删除接收地址' }).click();
+      await page.locator('.ant-popconfirm').getByText('之后订单的变化不再发送给 ERP').waitFor();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: '删除' }).click();
+      await page.getByText('已删除接收地址，不再发送').waitFor();
+      expect(await page.getByLabel('接收地址（URL）').inputValue()).toBe('');
+      expect(await page.getByRole('button', { name: '发送测试' }).isDisabled()).toBe(true);
+      await page.reload();
+      await page.getByRole('button', { name: '删除接收地址' }).waitFor();
+      expect(await page.getByLabel('接收地址（URL）').inputValue()).toBe('');
     } finally {
       await context.close();
     }

@@ -89,8 +89,13 @@ describe('the operator console', () => {
     await page.getByRole('columnheader', { name: '快递' }).waitFor();
     await shot(page, 'admin-orders');
     if (before) await page.setViewportSize(before);
-    await page.getByLabel('搜索订单号').fill(numbers[0]!.slice(-10));
-    await page.getByLabel('搜索订单号').press('Enter');
+    // Staff search by what they know: the work's name finds it as its number does (console walk: only numbers did).
+    await page.getByLabel('搜索订单').fill('发货照');
+    await page.getByLabel('搜索订单').press('Enter');
+    await page.getByText('共1个订单').waitFor();
+    await page.locator('.ant-table-row').filter({ hasText: numbers[0]! }).waitFor();
+    await page.getByLabel('搜索订单').fill(numbers[0]!.slice(-10));
+    await page.getByLabel('搜索订单').press('Enter');
     await page.getByText('共1个订单').waitFor();
     const row = page.locator('.ant-table-row').filter({ hasText: numbers[0]! });
     await row.getByText('待处理').waitFor();
@@ -108,6 +113,12 @@ describe('the operator console', () => {
     await expect.poll(() => thumb.evaluate((img) => { const i = img as unknown as { complete: boolean; naturalWidth: number }; return i.complete && i.naturalWidth > 0; }), { timeout: 20_000 }).toBe(true);
     await page.getByRole('cell', { name: '通过' }).waitFor();
     await shot(page, 'admin-order-page');
+    // Back to the list: the search is still there with its one row (it came back empty of filters: console walk).
+    await page.goBack();
+    await page.getByText('共1个订单').waitFor();
+    expect(await page.getByLabel('搜索订单').inputValue()).toBe(numbers[0]!.slice(-10));
+    await page.goForward();
+    await page.getByRole('heading', { name: numbers[0]! }).waitFor();
   });
 
   it('moves it to 生产中, refuses 发货 without a tracking number, then ships it with 顺丰', async () => {

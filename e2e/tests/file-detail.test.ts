@@ -200,6 +200,8 @@ describe('文件详情 and 调整尺寸', () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '单页.pdf'));
     const detail = await failingDetail(page, '单页', '单页', 'A4宣传单页', ['157g铜版纸', '单面']);
     await detail.getByTestId('file-detail-pages').getByText('第1–2页 → 单页', { exact: true }).waitFor();
+    // Each page's row says which page it is, in full: after the file's name an ellipsis cut it (LAN walk).
+    await expect.poll(() => detail.getByTestId('detail-page').allInnerTexts()).toEqual(['第1页', '第2页']);
     await closeDetail(detail);
 
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '画册.pdf'));

@@ -37,8 +37,8 @@ export const AdminOrdersQuery = z.object({
   /** Days in the shop's time (UTC+8), both included. */
   from: zDay.optional(),
   to: zDay.optional(),
-  /** Part of a sales order number. */
-  q: z.string().trim().max(40).optional(),
+  /** Part of a sales order number, of a work's name, or of a hub's or customer's name (any case). */
+  q: z.string().trim().max(100).optional(),
 });
 export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;
 

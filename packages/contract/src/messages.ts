@@ -128,3 +128,29 @@ export const SERVER_MSG = {
   /** A chunk size under MIN_CHUNK_BYTES (the last chunk of a file may be shorter). */
   chunkTooSmall: (min: number) => `分片过小，每个分片至少需要${min}字节（最后一个分片除外）`,
 } as const;
+
+/**
+ * The fields of the API's bodies and queries in the customer's words, for the refusal of a field (`请求参数不正确：…`):
+ * the paths read `trackingNumber: 不能超过100个字符` to the shop's staff (console walk, 2026-11-30). A field not listed
+ * keeps its own name.
+ */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  works: '作品', articleName: '作品名称', quantity: '数量', productId: '产品', propertyConfigId: '规格', toning: '调色',
+  orderLocations: '收货地址', location: '收货地址', contact: '收件人', phone: '联系电话', province: '省份', city: '城市',
+  district: '区县', address: '详细地址', addressId: '地址', uploads: '上传', folderId: '文件夹', filePath: '文件路径',
+  fileNames: '文件', items: '文件', size: '大小', idempotencyKey: '提交编号', expectedTotalAmount: '确认的金额',
+  trackingNumber: '快递单号', carrier: '快递公司', note: '备注', url: '接收地址', secret: '签名密钥', name: '名称',
+  login: '登录名', password: '密码', customerName: '客户名称', status: '状态', hubId: '客户中心', from: '开始日期',
+  to: '结束日期', q: '搜索内容', page: '页码', dpi: '分辨率', scale: '缩放比例', rotation: '旋转角度',
+  x: '裁切区域', y: '裁切区域', width: '裁切区域', height: '裁切区域', isDefault: '默认地址', disabled: '停用',
+};
+
+/** A field's path (`works.0.quantity`) in words: 第1个作品的数量. */
+export function fieldPathText(path: string): string {
+  const parts: string[] = [];
+  for (const segment of path.split('.').filter(Boolean)) {
+    if (/^\d+$/.test(segment) && parts.length > 0) parts[parts.length - 1] = `第${Number(segment) + 1}个${parts[parts.length - 1]}`;
+    else parts.push(FIELD_LABELS[segment] ?? segment);
+  }
+  return parts.join('的');
+}

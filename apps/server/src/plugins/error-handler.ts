@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SERVER_MSG } from '@portal/contract';
+import { fieldPathText, SERVER_MSG } from '@portal/contract';
 import { AppError } from '../errors.ts';
 import { plainIssueMessage } from './zod-messages.ts';
 
@@ -120,7 +120,7 @@ export const errorHandlerPlugin = fp(
         return reply.status(err.status).send(err.body ?? { message: err.message, code: err.code });
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
-        const details = [...fieldMessages(err.validation).entries()].map(([where, message]) => (where ? `${where}: ${message}` : message));
+        const details = [...fieldMessages(err.validation).entries()].map(([where, message]) => (where ? `${fieldPathText(where)}：${message}` : message));
         const message = `${SERVER_MSG.badRequest}：${details.join('；')}`;
         return reply.status(400).send({ message, code: 'validation', details });
       }

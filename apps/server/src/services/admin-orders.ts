@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import { ORDER_STATUS_TEXT, type AdminOrderDetail, type AdminOrderRow, type AdminOrdersQuery, type AdminStatusBody } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
@@ -36,13 +36,18 @@ export function createAdminOrderService(deps: { db: Db; status: OrderStatusServi
       const to = q.to ? shopDay(q.to) : null;
       if (from) conditions.push(gte(salesOrders.createdAt, from.from));
       if (to) conditions.push(lt(salesOrders.createdAt, to.to));
-      if (q.q) conditions.push(ilike(salesOrders.salesOrderNumber, `%${escapeLike(q.q)}%`));
+      if (q.q) {
+        // What staff know of an order: its number, its work's name, its hub's or its customer's, in part.
+        const part = `%${escapeLike(q.q)}%`;
+        conditions.push(or(ilike(salesOrders.salesOrderNumber, part), ilike(salesOrders.articleName, part), ilike(customerHubs.name, part), ilike(customers.name, part))!);
+      }
       const where = conditions.length ? and(...conditions) : undefined;
       const [rows, [total]] = await Promise.all([
         db.select(row).from(salesOrders)
           .innerJoin(customerHubs, eq(customerHubs.id, salesOrders.hubId)).innerJoin(customers, eq(customers.id, salesOrders.customerId))
           .where(where).orderBy(desc(salesOrders.createdAt), desc(salesOrders.id)).limit(q.size).offset(q.page * q.size),
-        db.select({ n: count() }).from(salesOrders).where(where),
+        db.select({ n: count() }).from(salesOrders)
+          .innerJoin(customerHubs, eq(customerHubs.id, salesOrders.hubId)).innerJoin(customers, eq(customers.id, salesOrders.customerId)).where(where),
       ]);
       return { items: rows.map(rowOut), total: total?.n ?? 0 };
     },

@@ -81,6 +81,17 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     const hub1 = await t.call('GET', '/api/admin/orders?hubId=1', { token: op });
     expect(hub1.headers.get('x-total-count')).toBe('2');
     expect((await json<AdminOrderRow[]>(await t.call('GET', `/api/admin/orders?q=${lowRes.slice(-8)}`, { token: op }))).map((o) => o.salesOrderNumber)).toEqual([lowRes]);
+    // Staff look for an order by what they know of it: the work's name, the hub's or the customer's, in part, any case
+    // (console walk: only SO numbers matched, and 暂无订单 said nothing more).
+    const search = async (q: string) => {
+      const res = await t.call('GET', `/api/admin/orders?q=${encodeURIComponent(q)}`, { token: op });
+      return { total: res.headers.get('x-total-count'), numbers: (await json<AdminOrderRow[]>(res)).map((o) => o.salesOrderNumber) };
+    };
+    expect(await search('低分辨')).toEqual({ total: '1', numbers: [lowRes] });
+    expect(await search('分批收货')).toEqual({ total: '1', numbers: [other] });
+    expect(await search('演示客户')).toEqual({ total: '2', numbers: [lowRes, sharp5] });
+    expect(await search(lowRes.toLowerCase())).toEqual({ total: '1', numbers: [lowRes] });
+    expect(await search('100%_')).toEqual({ total: '0', numbers: [] });
     expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId}`, { token: op })).headers.get('x-total-count')).toBe('3');
     expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId + 1000}`, { token: op })).headers.get('x-total-count')).toBe('0');
     expect((await t.call('GET', '/api/admin/orders?status=shipped', { token: op })).headers.get('x-total-count')).toBe('0');
@@ -140,6 +151,9 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     const noTracking = await move(id, { to: 'shipped', carrier: '顺丰' });
     expect(noTracking.status).toBe(422);
     expect((await json<{ message: string }>(noTracking)).message).toBe('发货需要填写快递公司和快递单号');
+    // A field refused by its schema is named in words, not as trackingNumber (console walk).
+    const long = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'S'.repeat(120) });
+    expect([long.status, (await json<{ message: string }>(long)).message]).toEqual([400, '请求参数不正确：快递单号：不能超过100个字符']);
     // The customer cannot cancel once production started.
     const late = await t.call('POST', `/api/sales_order/${sharp5}/cancel`, { token: demo, body: {} });
     expect(late.status).toBe(409);

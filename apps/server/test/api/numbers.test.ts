@@ -72,17 +72,17 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     const quote = (work: Record<string, unknown>) => t.call('POST', '/api/sales_order/quote', { token: customer, body: { works: [{ uuid: randomUUID(), articleName: '作品', quantity: 1, productId: 1, propertyConfigId: 1, ...work }] } });
     const half = await quote({ quantity: 1.5 });
     expect(half.status).toBe(400);
-    expect(((await half.json()) as { message: string }).message).toBe('请求参数不正确：works.0.quantity: 订购数量必须是整数');
+    expect(((await half.json()) as { message: string }).message).toBe('请求参数不正确：第1个作品的数量：订购数量必须是整数');
     const product = await quote({ productId: 1.5 });
     expect(product.status).toBe(400);
-    expect(((await product.json()) as { message: string }).message).toBe('请求参数不正确：works.0.productId: 必须是整数');
+    expect(((await product.json()) as { message: string }).message).toBe('请求参数不正确：第1个作品的产品：必须是整数');
     // One bound per field, the tighter (both the safe integers' and the id's were listed).
     const huge = await quote({ productId: 1e308 });
-    expect(((await huge.json()) as { message: string }).message).toBe('请求参数不正确：works.0.productId: 不能大于2147483647');
+    expect(((await huge.json()) as { message: string }).message).toBe('请求参数不正确：第1个作品的产品：不能大于2147483647');
     // What an API probe got before: 数值过小：期望 number >=0, 无效输入：期望 数字，实际接收 数字 (1e400), a regular expression.
     const batch = (raw: string) => fetch(`${t.url}/api/sales_order/batch`, { method: 'POST', headers: { authorization: `Bearer ${customer}`, 'content-type': 'application/json' }, body: raw });
     const works = JSON.stringify([{ uuid: randomUUID(), articleName: '作品', quantity: 1, productId: 1, propertyConfigId: 1 }]);
-    for (const [total, words] of [['-0.68', 'expectedTotalAmount: 不能小于0'], ['1e400', 'expectedTotalAmount: 必须是有限的数字'], ['"0.68"', 'expectedTotalAmount: 必须是数字']]) {
+    for (const [total, words] of [['-0.68', '确认的金额：不能小于0'], ['1e400', '确认的金额：必须是有限的数字'], ['"0.68"', '确认的金额：必须是数字']]) {
       const res = await batch(`{"idempotencyKey":"${randomUUID()}","deliveryMethod":"Unified","works":${works},"expectedTotalAmount":${total}}`);
       expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, `请求参数不正确：${words}`]);
     }
@@ -93,7 +93,7 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     expect(big.status).not.toBe(413);
     expect(big.status).toBeLessThan(500);
     const folder = await t.call('POST', '/api/files/storedChunks', { token: customer, body: { uploads: [{ folderId: '..', filePath: 'a.jpg', size: 1, chunkTotal: 1 }] } });
-    expect(((await folder.json()) as { message: string }).message).toBe('请求参数不正确：uploads.0.folderId: 格式不正确');
+    expect(((await folder.json()) as { message: string }).message).toBe('请求参数不正确：第1个上传的文件夹：格式不正确');
   });
 });
 

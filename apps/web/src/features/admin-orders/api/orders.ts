@@ -16,6 +16,8 @@ export function useAdminOrders(page: number, size: number, filters: OrderFilters
     queryFn: ({ signal }) => getAdminOrders(page, size, filters, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
+    // Orders come in while the list is open: it showed none of them until reloaded (console walk).
+    refetchInterval: 30_000,
   });
 }
 

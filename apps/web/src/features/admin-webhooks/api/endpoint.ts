@@ -20,3 +20,13 @@ export function useSaveEndpoint() {
   const client = useQueryClient();
   return useMutation({ mutationFn: saveEndpoint, onSuccess: (endpoint) => client.setQueryData(['admin', 'webhooks', 'endpoint'], endpoint) });
 }
+
+/** DELETE /api/admin/webhooks/endpoint: no endpoint, so no new deliveries (those logged stay). */
+export async function removeEndpoint() {
+  await request('DELETE', '/api/admin/webhooks/endpoint');
+}
+
+export function useRemoveEndpoint() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: removeEndpoint, onSuccess: () => client.setQueryData(['admin', 'webhooks', 'endpoint'], null) });
+}

@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Flex, Form, Input, Popconfirm, Select, Space,
 import { WEBHOOK_EVENT_TEXT, type WebhookDelivery } from '@portal/contract/admin-webhooks';
 import { errorMessage } from '../../../lib/http.ts';
 import { useDeliveries } from '../api/deliveries.ts';
-import { useSaveEndpoint, useWebhookEndpoint } from '../api/endpoint.ts';
+import { useRemoveEndpoint, useSaveEndpoint, useWebhookEndpoint } from '../api/endpoint.ts';
 import { useResendDelivery } from '../api/resend.ts';
 import { useTestEndpoint } from '../api/test-endpoint.ts';
 
@@ -19,6 +19,7 @@ export function WebhooksPage() {
   const { message } = App.useApp();
   const endpoint = useWebhookEndpoint();
   const save = useSaveEndpoint();
+  const remove = useRemoveEndpoint();
   const test = useTestEndpoint();
   const resend = useResendDelivery();
   const [page, setPage] = useState(0);
@@ -69,6 +70,24 @@ export function WebhooksPage() {
               onSuccess: (r) => (r.ok ? void message.success(`测试成功：HTTP ${r.statusCode}，${r.durationMs} 毫秒`) : void message.error(`测试失败：${r.error ?? ''}`)),
               onError: (e) => void message.error(errorMessage(e)),
             })}>发送测试</Button>
+            {/* The shop stops sending: the endpoint goes (the API had it, the console had no way: console walk). */}
+            <Popconfirm
+              title="删除接收地址？"
+              description="之后订单的变化不再发送给 ERP；已记录的投递保留。"
+              okText="删除"
+              okButtonProps={{ danger: true }}
+              cancelText="取消"
+              disabled={!ep || fromEnv}
+              onConfirm={() => remove.mutate(undefined, {
+                onSuccess: () => {
+                  form.setFieldsValue({ url: '', secret: '' });
+                  void message.success('已删除接收地址，不再发送');
+                },
+                onError: (e) => void message.error(errorMessage(e)),
+              })}
+            >
+              <Button danger disabled={!ep || fromEnv} loading={remove.isPending}>删除接收地址</Button>
+            </Popconfirm>
           </Space>
         </Form>
         {ep && (
