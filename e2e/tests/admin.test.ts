@@ -17,6 +17,7 @@ import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
 /** A 41-character work name: such names made the operator's order table wider than the page (LAN probe). */
 const LONG_NAME = '取消照片之春季家庭旅行纪念照片合集海边日落与山顶日出全景高清大图珍藏版本第一册上卷';
 const TRACKING = 'SF1234567890';
+const CORRECTED = 'SF1234567899';
 
 describe('the operator console', () => {
   let server: RunningServer;
@@ -152,6 +153,16 @@ describe('the operator console', () => {
     // Once shipped it can only be completed.
     expect(await page.getByRole('button', { name: '取消订单' }).count()).toBe(0);
     await shot(page, 'admin-order-shipped');
+    // A mistyped number is put right (there was no way once shipped: console walk); the customer sees the new one.
+    await page.getByRole('button', { name: '更正快递单号' }).click();
+    const fix = page.getByRole('dialog', { name: '更正快递单号' });
+    expect(await fix.getByLabel('快递单号').inputValue()).toBe(TRACKING);
+    await fix.getByLabel('快递单号').fill(CORRECTED);
+    await fix.getByLabel('备注').fill('单号录错');
+    await fix.getByRole('button', { name: '保存' }).click();
+    await fix.waitFor({ state: 'hidden' });
+    await page.getByTestId('tracking').getByText(`顺丰 ${CORRECTED}`).waitFor();
+    await page.getByText(/更正快递信息/).waitFor();
   });
 
   it('the customer sees 已发货 and the tracking number in 我的订单, and cancels the other order while 待处理', async () => {
@@ -159,11 +170,13 @@ describe('the operator console', () => {
     await page.goto(`${server.url}/orders`);
     const shipped = page.locator('.ant-table-row').filter({ hasText: numbers[0]! });
     await shipped.getByTestId('order-status').getByText('已发货').waitFor();
-    await shipped.getByTestId('order-tracking').getByText(`顺丰 ${TRACKING}`).waitFor();
+    await shipped.getByTestId('order-tracking').getByText(`顺丰 ${CORRECTED}`).waitFor();
     expect(await shipped.getByRole('button', { name: '取消订单' }).count()).toBe(0);
     await shipped.locator('.ant-table-row-expand-icon').click();
     await page.getByText('订单进度').waitFor();
     await page.getByText(/^已发货 {2}\d{4}-/).waitFor();
+    await page.getByText(/^快递单号已更正 {2}\d{4}-/).waitFor();
+    await page.getByText('印刷厂，顺丰 SF1234567899，备注：单号录错').waitFor();
     await shot(page, 'admin-customer-orders-shipped');
 
     const waiting = page.locator('.ant-table-row').filter({ hasText: numbers[1]! });

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
 /** The events the shop's ERP can receive (Standard Webhooks `type`). */
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed', 'order.cancelled'] as const;
+export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed', 'order.cancelled', 'order.tracking_changed'] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 /** How the console names each event (the type itself is shown beside it: the ERP's developer reads that). */
 export const WEBHOOK_EVENT_TEXT: Record<string, string> = {
   'order.created': '新订单',
   'order.status_changed': '状态变更',
   'order.cancelled': '订单取消',
+  'order.tracking_changed': '快递信息更正',
   'webhook.test': '测试消息',
 };
 export type WebhookEventType = z.infer<typeof WebhookEventType>;

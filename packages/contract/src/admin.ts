@@ -102,6 +102,13 @@ export const AdminStatusBody = z.object({
   trackingNumber: z.string().max(100).nullish(),
 });
 export type AdminStatusBody = z.infer<typeof AdminStatusBody>;
+/** A shipped order's carrier and tracking number corrected (the note goes into its timeline, which the customer reads). */
+export const AdminTrackingBody = z.object({
+  carrier: z.string().max(100),
+  trackingNumber: z.string().max(100),
+  note: z.string().max(500).nullish(),
+});
+export type AdminTrackingBody = z.infer<typeof AdminTrackingBody>;
 export const AdminProductOption = z.object({ id: z.number().int(), name: z.string() });
 
 // --- administration (item 6)

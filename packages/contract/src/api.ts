@@ -473,6 +473,8 @@ export type SalesOrder = z.infer<typeof SalesOrder>;
 export const CancelOrderParams = z.object({ salesOrderNumber: z.string().min(1).max(40) });
 export const CancelOrderBody = z.object({ note: z.string().max(500).nullish() }).nullish();
 export const StatusChangeAnswer = z.object({ salesOrderNumber: z.string(), from: OrderStatusEnum, to: OrderStatusEnum, statusText: z.string() });
+/** A corrected carrier and tracking number (POST /api/admin/orders/{id}/tracking). */
+export const TrackingAnswer = z.object({ salesOrderNumber: z.string(), carrier: z.string(), trackingNumber: z.string() });
 export const OrdersQuery = z.object({ page: zPage, size: zSize });
 export const RepeatCheckBody = z.object({
   customerHubId: zId.optional(),

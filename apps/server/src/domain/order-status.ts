@@ -27,7 +27,26 @@ export const ORDER_STATUS_MSG = {
   customerOnlyCancels: '客户只能取消待处理的订单',
   shipNeedsTracking: '发货需要填写快递公司和快递单号',
   trackingTooLong: '快递公司最长 50 个字符，快递单号最长 64 个字符',
+  nothingToCorrect: (s: OrderStatus) => `订单当前为${ORDER_STATUS_TEXT[s]}，还没有快递单号可以更正`,
 } as const;
+
+/** The statuses whose carrier and tracking number the operator may correct: those that have them. */
+const TRACKED: readonly OrderStatus[] = ['shipped', 'completed'];
+
+/** A carrier and a tracking number as shipping needs them: both given, neither too long. */
+function checkTracking(carrier: string | null | undefined, trackingNumber: string | null | undefined): TransitionVerdict {
+  const c = carrier?.trim() ?? '';
+  const t = trackingNumber?.trim() ?? '';
+  if (!c || !t) return { ok: false, status: 422, code: 'tracking-required', message: ORDER_STATUS_MSG.shipNeedsTracking };
+  if (c.length > 50 || t.length > 64) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
+  return { ok: true };
+}
+
+/** Whether an order in `status` may have its carrier and tracking number corrected (a number mistyped at 发货). */
+export function checkTrackingCorrection(status: OrderStatus, carrier: string | null | undefined, trackingNumber: string | null | undefined): TransitionVerdict {
+  if (!TRACKED.includes(status)) return { ok: false, status: 409, code: 'not-shipped', message: ORDER_STATUS_MSG.nothingToCorrect(status) };
+  return checkTracking(carrier, trackingNumber);
+}
 
 export function nextStatuses(from: OrderStatus, by: Actor): OrderStatus[] {
   return MOVES[by].filter(([f]) => f === from).map(([, t]) => t);
@@ -43,11 +62,6 @@ export function checkTransition(req: TransitionRequest): TransitionVerdict {
     }
     return { ok: false, status: 409, code: 'illegal-transition', message: ORDER_STATUS_MSG.illegal(from, to) };
   }
-  if (to === 'shipped') {
-    const carrier = req.carrier?.trim() ?? '';
-    const tracking = req.trackingNumber?.trim() ?? '';
-    if (!carrier || !tracking) return { ok: false, status: 422, code: 'tracking-required', message: ORDER_STATUS_MSG.shipNeedsTracking };
-    if (carrier.length > 50 || tracking.length > 64) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
-  }
+  if (to === 'shipped') return checkTracking(req.carrier, req.trackingNumber);
   return { ok: true };
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
-import { ORDER_STATUS_TEXT, type AdminOrderDetail, type AdminOrderRow, type AdminOrdersQuery, type AdminStatusBody } from '@portal/contract';
+import { ORDER_STATUS_TEXT, type AdminOrderDetail, type AdminOrderRow, type AdminOrdersQuery, type AdminStatusBody, type AdminTrackingBody } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { customerHubs, customers, products, salesOrders } from '../db/schema/index.ts';
@@ -85,6 +85,10 @@ export function createAdminOrderService(deps: { db: Db; status: OrderStatusServi
         })),
         nextStatuses: nextStatuses(r.status, 'operator'),
       };
+    },
+
+    async correctTracking(operator: Operator, id: number, body: AdminTrackingBody) {
+      return deps.status.correctTracking(id, { ...body, actor: { role: 'operator', id: operator.operatorId, login: operator.login } });
     },
 
     async changeStatus(operator: Operator, id: number, body: AdminStatusBody) {

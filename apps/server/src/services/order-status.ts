@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { orderStatusHistory, salesOrders } from '../db/schema/index.ts';
-import { checkTransition, type Actor } from '../domain/order-status.ts';
+import { checkTrackingCorrection, checkTransition, type Actor } from '../domain/order-status.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { OrderEvents } from './order-events.ts';
 
@@ -60,6 +60,30 @@ export function createOrderStatusService(deps: { db: Db; events: OrderEvents }) 
         await events.emit(tx, { type: 'order.status_changed', orderId: order.id, hubId: order.hubId, payload });
         if (change.to === 'cancelled') await events.emit(tx, { type: 'order.cancelled', orderId: order.id, hubId: order.hubId, payload });
         return { salesOrderNumber: order.salesOrderNumber, from: order.status, to: change.to, statusText: ORDER_STATUS_TEXT[change.to] };
+      });
+    },
+
+    /**
+     * Corrects a shipped (or completed) order's carrier and tracking number: its row, a history row of the same status
+     * with the new numbers and the note (the customer's timeline shows it), and order.tracking_changed, in one transaction.
+     */
+    async correctTracking(orderId: number, change: { carrier: string; trackingNumber: string; note?: string | null | undefined; actor: StatusActor }) {
+      return db.transaction(async (tx) => {
+        const [order] = await tx.select().from(salesOrders).where(eq(salesOrders.id, orderId)).for('update');
+        if (!order) throw notFound('订单不存在');
+        const verdict = checkTrackingCorrection(order.status, change.carrier, change.trackingNumber);
+        if (!verdict.ok) throw new AppError(verdict.status, verdict.code, verdict.message);
+        const carrier = change.carrier.trim();
+        const trackingNumber = change.trackingNumber.trim();
+        const note = change.note?.trim() || null;
+        const [updated] = await tx.update(salesOrders).set({ carrier, trackingNumber }).where(eq(salesOrders.id, order.id)).returning();
+        await tx.insert(orderStatusHistory).values({
+          orderId: order.id, fromStatus: order.status, toStatus: order.status, actorRole: change.actor.role, actorId: change.actor.id,
+          actorLogin: change.actor.login, note, carrier, trackingNumber, createdAt: new Date(),
+        });
+        const payload = { ...orderEventPayload(updated!), previous: { carrier: order.carrier, trackingNumber: order.trackingNumber }, by: change.actor.role, note };
+        await events.emit(tx, { type: 'order.tracking_changed', orderId: order.id, hubId: order.hubId, payload });
+        return { salesOrderNumber: order.salesOrderNumber, carrier, trackingNumber };
       });
     },
 

@@ -182,8 +182,26 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     expect(o).toMatchObject({ status: 'shipped', statusText: '已发货', carrier: '顺丰', trackingNumber: 'SF1234567890' });
     expect(o.timeline.map((h) => [h.toText, h.by])).toEqual([['待处理', '您'], ['生产中', '印刷厂'], ['已发货', '印刷厂']]);
 
+    // A mistyped tracking number is corrected after shipping (the only move left was 完成: console walk); the customer
+    // sees the new number and the correction in the timeline, and the ERP hears of it.
+    const track = (body: Record<string, unknown>, token = op) => t.call('POST', `/api/admin/orders/${id}/tracking`, { token, body });
+    expect((await track({ carrier: '中通', trackingNumber: 'ZT987' }, demo)).status).toBe(403);
+    const empty = await track({ carrier: '中通', trackingNumber: ' ' });
+    expect([empty.status, (await json<{ message: string }>(empty)).message]).toEqual([422, '发货需要填写快递公司和快递单号']);
+    const fixed = await track({ carrier: ' 中通 ', trackingNumber: 'ZT9876543210', note: '单号录错' });
+    expect(fixed.status, await fixed.clone().text()).toBe(200);
+    const after = await json<AdminOrderDetail>(await t.call('GET', `/api/admin/orders/${id}`, { token: op }));
+    expect(after).toMatchObject({ status: 'shipped', carrier: '中通', trackingNumber: 'ZT9876543210' });
+    expect(after.timeline.at(-1)).toMatchObject({ from: 'shipped', to: 'shipped', note: '单号录错', carrier: '中通', trackingNumber: 'ZT9876543210' });
+    const mineAfter = (await json<SalesOrder[]>(await t.call('GET', '/api/sales_order?page=0&size=10', { token: demo }))).find((x) => x.salesOrderNumber === sharp5)!;
+    expect(mineAfter).toMatchObject({ carrier: '中通', trackingNumber: 'ZT9876543210' });
+    expect(mineAfter.timeline.at(-1)).toMatchObject({ toText: '已发货', by: '印刷厂', note: '单号录错', trackingNumber: 'ZT9876543210' });
+
     expect((await move(id, { to: 'completed' })).status).toBe(200);
     expect((await json<AdminOrderRow[]>(await t.call('GET', '/api/admin/orders?status=completed', { token: op }))).map((r) => r.salesOrderNumber)).toEqual([sharp5]);
+    // An order not shipped has no tracking number to correct.
+    const waiting = await t.call('POST', `/api/admin/orders/${await idOf(other)}/tracking`, { token: op, body: { carrier: '顺丰', trackingNumber: 'SF1' } });
+    expect([waiting.status, (await json<{ message: string }>(waiting)).message]).toEqual([409, '订单当前为待处理，还没有快递单号可以更正']);
   });
 
   it('lets the customer cancel a waiting order of its own hub only; the operator cancels until it ships', async () => {
@@ -212,7 +230,7 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
       select e.type, o.sales_order_number as so, e.payload->>'to' as to from order_events e join sales_orders o on o.id = e.order_id order by e.id`);
     const events = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{ type: string; so: string; to: string | null }>;
     const of = (so: string) => events.filter((e) => e.so === so).map((e) => (e.type === 'order.status_changed' ? `${e.type}:${e.to}` : e.type));
-    expect(of(sharp5)).toEqual(['order.created', 'order.status_changed:in_production', 'order.status_changed:shipped', 'order.status_changed:completed']);
+    expect(of(sharp5)).toEqual(['order.created', 'order.status_changed:in_production', 'order.status_changed:shipped', 'order.tracking_changed', 'order.status_changed:completed']);
     expect(of(lowRes)).toEqual(['order.created', 'order.status_changed:cancelled', 'order.cancelled']);
   });
 

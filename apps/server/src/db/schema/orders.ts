@@ -1,5 +1,5 @@
 import { bigserial, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, index, uuid } from 'drizzle-orm/pg-core';
-import { ORDER_STATUSES, type ResolutionAcceptance } from '@portal/contract';
+import { ORDER_STATUSES, WEBHOOK_EVENT_TYPES, type ResolutionAcceptance } from '@portal/contract';
 import { customerHubs, customers } from './hubs.ts';
 
 /** What the amount was made of (domain/pricing.ts's Pricing, decimals as text); null on orders placed before. */
@@ -100,7 +100,8 @@ export const orderStatusHistory = pgTable('order_status_history', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('order_status_history_order_idx').on(t.orderId, t.id)]);
 
-export const ORDER_EVENT_TYPES = ['order.created', 'order.status_changed', 'order.cancelled'] as const;
+/** The order events, each a webhook's `type` (the contract's list: no check in the database, so a new one needs no migration). */
+export const ORDER_EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminOrderDetail, AdminOrderRow, AdminOrdersQuery, AdminStatusBody } from '@portal/contract/admin';
+import type { AdminOrderDetail, AdminOrderRow, AdminOrdersQuery, AdminStatusBody, AdminTrackingBody } from '@portal/contract/admin';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../../lib/http.ts';
 
@@ -35,6 +35,15 @@ export function useChangeStatus(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: AdminStatusBody) => (await post<{ statusText: string }>(`/api/admin/orders/${id}/status`, body)).data,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  });
+}
+
+/** POST /api/admin/orders/{id}/tracking: a shipped order's carrier and tracking number corrected. */
+export function useCorrectTracking(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: AdminTrackingBody) => (await post<{ trackingNumber: string }>(`/api/admin/orders/${id}/tracking`, body)).data,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
 }

@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../../lib/http.ts';
 import { useAdminOrder } from '../api/orders.ts';
-import { StatusActions } from './StatusActions.tsx';
+import { StatusActions, TrackingCorrection } from './StatusActions.tsx';
 import { StatusTag, money } from './status.tsx';
 
 type CheckRow = NonNullable<AdminOrderDetail['check']>['rows'][number];
@@ -48,6 +48,7 @@ export function AdminOrderPage() {
         <Typography.Title level={3} style={{ margin: 0 }}>{o.salesOrderNumber}</Typography.Title>
         <StatusTag status={o.status} />
         <div style={{ flex: 1 }} />
+        {(o.status === 'shipped' || o.status === 'completed') && <TrackingCorrection orderId={o.id} carrier={o.carrier} trackingNumber={o.trackingNumber} />}
         <StatusActions orderId={o.id} next={o.nextStatuses} />
       </Flex>
       <Card size="small" title="订单信息">
@@ -109,7 +110,7 @@ export function AdminOrderPage() {
         <Timeline items={o.timeline.map((h) => ({
           children: (
             <Flex vertical gap={0}>
-              <Typography.Text>{`${time(h.at)} ${h.from ? `${ORDER_STATUS_TEXT[h.from]} → ` : '下单 '}${h.toText}`}</Typography.Text>
+              <Typography.Text>{`${time(h.at)} ${h.from === h.to ? '更正快递信息' : `${h.from ? `${ORDER_STATUS_TEXT[h.from]} → ` : '下单 '}${h.toText}`}`}</Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {`${h.role === 'customer' ? '客户' : '操作员'} ${h.by}${h.trackingNumber ? `，${h.carrier ?? ''} ${h.trackingNumber}` : ''}${h.note ? `，备注：${h.note}` : ''}`}
               </Typography.Text>

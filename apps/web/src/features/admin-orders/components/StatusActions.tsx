@@ -1,9 +1,9 @@
-import type { AdminStatusBody } from '@portal/contract/admin';
+import type { AdminStatusBody, AdminTrackingBody } from '@portal/contract/admin';
 import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
 import { Alert, AutoComplete, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { useChangeStatus } from '../api/orders.ts';
+import { useChangeStatus, useCorrectTracking } from '../api/orders.ts';
 
 const ACTION: Record<OrderStatus, string> = {
   pending: '退回待处理', in_production: '开始生产', shipped: '发货', completed: '完成', cancelled: '取消订单',
@@ -62,6 +62,37 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
           </Form.Item>
         </Form>
         {change.isError && <Alert type="error" showIcon title={errorMessage(change.error)} />}
+      </Modal>
+    </>
+  );
+}
+
+/** 更正快递单号: a shipped order's carrier and number, mistyped at 发货, put right (the customer sees the correction). */
+export function TrackingCorrection({ orderId, carrier, trackingNumber }: { orderId: number; carrier: string | null; trackingNumber: string | null }) {
+  const [open, setOpen] = useState(false);
+  const correct = useCorrectTracking(orderId);
+  const [form] = Form.useForm<AdminTrackingBody>();
+  const close = () => {
+    setOpen(false);
+    correct.reset();
+  };
+  const submit = () => form.validateFields().then((values) => correct.mutate(values, { onSuccess: close }), () => undefined);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>更正快递单号</Button>
+      <Modal open={open} title="更正快递单号" okText="保存" cancelText="取消" confirmLoading={correct.isPending} onOk={() => void submit()} onCancel={close} destroyOnHidden>
+        <Form form={form} layout="vertical" preserve={false} initialValues={{ carrier: carrier ?? '', trackingNumber: trackingNumber ?? '' }}>
+          <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
+            <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} aria-label="快递公司" maxLength={50} />
+          </Form.Item>
+          <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
+            <Input aria-label="快递单号" maxLength={64} />
+          </Form.Item>
+          <Form.Item label="备注（客户可见）" name="note" extra="更正将显示在客户的订单进度中">
+            <Input.TextArea rows={2} maxLength={500} placeholder="选填，如：单号录错" aria-label="备注" />
+          </Form.Item>
+        </Form>
+        {correct.isError && <Alert type="error" showIcon title={errorMessage(correct.error)} />}
       </Modal>
     </>
   );

@@ -46,7 +46,8 @@ function OrderTimeline({ order }: { order: SalesOrder }) {
         items={order.timeline.map((h) => ({
           children: (
             <Flex vertical gap={0}>
-              <Typography.Text>{`${h.toText}  ${dayjs(h.at).format('YYYY-MM-DD HH:mm')}`}</Typography.Text>
+              {/* A row of the same status is the shop's correction of the tracking number. */}
+              <Typography.Text>{`${h.from === h.to ? '快递单号已更正' : h.toText}  ${dayjs(h.at).format('YYYY-MM-DD HH:mm')}`}</Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {[h.from === null ? '下单' : h.by, h.trackingNumber ? `${h.carrier ?? ''} ${h.trackingNumber}` : '', h.note ? `备注：${h.note}` : '']
                   .filter(Boolean)
