@@ -3,13 +3,12 @@
  * and the manifest as CSV that Excel opens (UTF-8 with BOM).
  */
 
-/** Characters Windows refuses in a name, and the control characters. */
-// eslint-disable-next-line no-control-regex
 /**
  * Characters no name in the zip keeps: what Windows refuses, control characters (C0 and C1), and the invisible ones that
  * make a name read as another: bidirectional overrides (`\u202egpj.exe.jpg` shows as `gpj.exe.jpg` turned), zero-width
  * characters, line and paragraph separators (API probe, 2026-11-30).
  */
+// eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 /** Device names Windows will not create as a file or folder, with any extension. */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;

@@ -46,20 +46,8 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
         destroyOnHidden
       >
         <Form form={form} layout="vertical" preserve={false}>
-          {target === 'shipped' && (
-            <>
-              <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
-                <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" maxLength={50} />
-              </Form.Item>
-              <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
-                <Input placeholder="快递单号" aria-label="快递单号" maxLength={64} />
-              </Form.Item>
-            </>
-          )}
-          {/* The note goes into the order's progress, which the customer reads in 我的订单 (console walk: taken for an internal note). */}
-          <Form.Item label="备注（客户可见）" name="note" extra="将显示在客户的订单进度中">
-            <Input.TextArea rows={2} maxLength={500} placeholder="选填" aria-label="备注" />
-          </Form.Item>
+          {target === 'shipped' && <TrackingFields />}
+          <NoteField extra="将显示在客户的订单进度中" />
         </Form>
         {change.isError && <Alert type="error" showIcon title={errorMessage(change.error)} />}
       </Modal>
@@ -82,18 +70,34 @@ export function TrackingCorrection({ orderId, carrier, trackingNumber }: { order
       <Button onClick={() => setOpen(true)}>更正快递单号</Button>
       <Modal open={open} title="更正快递单号" okText="保存" cancelText="取消" confirmLoading={correct.isPending} onOk={() => void submit()} onCancel={close} destroyOnHidden>
         <Form form={form} layout="vertical" preserve={false} initialValues={{ carrier: carrier ?? '', trackingNumber: trackingNumber ?? '' }}>
-          <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
-            <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} aria-label="快递公司" maxLength={50} />
-          </Form.Item>
-          <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
-            <Input aria-label="快递单号" maxLength={64} />
-          </Form.Item>
-          <Form.Item label="备注（客户可见）" name="note" extra="更正将显示在客户的订单进度中">
-            <Input.TextArea rows={2} maxLength={500} placeholder="选填，如：单号录错" aria-label="备注" />
-          </Form.Item>
+          <TrackingFields />
+          <NoteField extra="更正将显示在客户的订单进度中" placeholder="选填，如：单号录错" />
         </Form>
         {correct.isError && <Alert type="error" showIcon title={errorMessage(correct.error)} />}
       </Modal>
     </>
+  );
+}
+
+/** The carrier and the tracking number, as shipping needs them (the server's bounds: 50 and 64 characters). */
+function TrackingFields() {
+  return (
+    <>
+      <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
+        <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" maxLength={50} />
+      </Form.Item>
+      <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
+        <Input placeholder="快递单号" aria-label="快递单号" maxLength={64} />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The operator's note: it goes into the order's progress, which the customer reads in 我的订单 (console walk: taken for an internal note). */
+function NoteField({ extra, placeholder = '选填' }: { extra: string; placeholder?: string }) {
+  return (
+    <Form.Item label="备注（客户可见）" name="note" extra={extra}>
+      <Input.TextArea rows={2} maxLength={500} placeholder={placeholder} aria-label="备注" />
+    </Form.Item>
   );
 }
