@@ -118,7 +118,7 @@ describe.each(DB_KINDS)('the open batch draft on %s', (kind) => {
     // A document that is not a draft is a 400 that names the field.
     const bad = await json<{ message: string }>(await t.call('PUT', `/api/batch-drafts/${small.body.id}`, { token: partial, body: { version: 1, document: { format: 1, works: [{ uuid: 'x' }] } } }));
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('document.works.0');
+    expect(bad.body.message).toContain('草稿的第1个作品的文件名：缺少此项');
     await t.call('DELETE', `/api/batch-drafts/${small.body.id}`, { token: partial });
   });
 
