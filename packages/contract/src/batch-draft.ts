@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ChunkDone, MAX_ID, OrderLocation, ParsedWorkFile } from './api.ts';
-import { Toning, WorkState } from './enums.ts';
+import { ErrorType, Toning, WorkState } from './enums.ts';
 
 export const DraftWorkComponent = z.object({ componentName: z.string().max(200), width: z.number(), height: z.number(), count: z.number().int() });
 
@@ -53,6 +53,26 @@ export const DraftUploadFile = z.object({
 });
 export type DraftUploadFile = z.infer<typeof DraftUploadFile>;
 
+/**
+ * The SKU chosen on the 预检 row of an item still uploading (web: features/batch/preflight.ts PreflightChoice), with
+ * what its provisional verdict is checked against: the item's works get it, and the server's check, when it is parsed.
+ */
+export const DraftPreflightChoice = z.object({
+  product: z.object({
+    productId: z.number().int(), productName: z.string().max(500), propertyConfigId: z.number().int(), sku: z.string().max(2000),
+    toning: Toning, customToning: z.boolean(),
+  }),
+  customerHubId: z.number().int(),
+  components: z.array(z.object({
+    id: z.number().int(), uuid: z.string().max(64), name: z.string().max(200), width: z.number(), height: z.number(),
+    error: z.number(), errorType: ErrorType, autoOrientationDetection: z.boolean(),
+    resolutionThreshold: z.number(), resolutionLimit: z.number().nullable(),
+    pages: z.object({ min: z.number().int().nullable(), max: z.number().int().nullable() }).nullable().optional(),
+  })).max(100),
+  pages: z.object({ base: z.number().int(), min: z.number().int().nullable(), max: z.number().int().nullable(), check: z.boolean() }),
+});
+export type DraftPreflightChoice = z.infer<typeof DraftPreflightChoice>;
+
 /** A top-level item (a file or a folder) of a pick that had not become rows yet. */
 export const DraftUploadItem = z.object({
   key: z.string().min(1).max(1200),
@@ -66,6 +86,8 @@ export const DraftUploadItem = z.object({
   /** Parsed into works (rows of the table): its files are stored, and a re-pick sends none of them. */
   parsed: z.boolean().default(false),
   files: z.array(DraftUploadFile).min(1).max(100_000),
+  /** The product chosen on its 预检 row while it uploaded: kept until it is parsed, then its works have it. */
+  choice: DraftPreflightChoice.optional(),
 });
 export type DraftUploadItem = z.infer<typeof DraftUploadItem>;
 

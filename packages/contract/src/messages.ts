@@ -144,7 +144,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   to: '结束日期', q: '搜索内容', page: '页码', dpi: '分辨率', scale: '缩放比例', rotation: '旋转角度',
   x: '裁切区域', y: '裁切区域', width: '裁切区域', height: '裁切区域', isDefault: '默认地址', disabled: '停用',
   document: '草稿', fileName: '文件名', files: '文件', state: '状态', version: '版本', uuid: '作品编号', workUuid: '作品编号',
-  customerHubId: '客户中心', pageCount: '页数', components: '部件',
+  customerHubId: '客户中心', pageCount: '页数', components: '部件', choice: '所选产品',
 };
 
 /** A field's path (`works.0.quantity`) in words: 第1个作品的数量. */

@@ -2,7 +2,9 @@
  * The preflight of picked files (issue #21 item 1): what the browser measured of each item of a pick
  * before its bytes reach the server, shown in the order table as a provisional row (预检) until the
  * item's parse brings the server's rows, which replace it. The server's measurement stays the
- * authority; these rows are not works (no product, no order, not kept by the draft).
+ * authority; these rows are not works (no product, no order, not kept by the draft). A product chosen on
+ * one is kept by the draft with the item's unfinished upload, and its row comes back with it when the
+ * upload resumes after a reload (features/upload restoreItems, resumeFiles).
  *
  * Invariants: `keys` holds each item key of `items` once, in pick order; an item leaves when its parse
  * has answered (success or failure) or its entry is removed; a measure names a file of an item present.

@@ -22,6 +22,8 @@
  *   of the same folder resumes the unfinished ones and sends none of the finished ones. Only files of
  *   a restored draft are matched: within one page, picking a file twice still uploads it twice
  *   (the duplicate dialog's case);
+ * - a product chosen on the 预检 row of an item still uploading is kept with the item until it is parsed: a
+ *   reload and a re-pick bring the row back with it, and its works get it (it was dropped);
  * - a row's check answer is not kept (its signed links expire); rows left abnormal or with a
  *   resolution warning are checked again when restored, which brings their entries back.
  */
@@ -110,7 +112,7 @@ function rootsOf(rows: readonly WorkRow[]): Set<string> {
 const hasRows = (item: DraftUploadItem, roots: Set<string>) => roots.has(item.filePath) || roots.has(`unzip/${item.batchId}`);
 
 function createDraftSync(batch: Batch) {
-  const { worksStore, uploadStore, checkEntriesStore, addWorks, setSelectedWorks, onCheckEntriesRemoved } = batch;
+  const { worksStore, uploadStore, checkEntriesStore, preflightStore, addWorks, setSelectedWorks, onCheckEntriesRemoved } = batch;
   const flow = uploadFlowOf(batch);
   const ledger = new Map<string, LedgerItem>();
   // An item whose entry the customer deleted before it became rows (a failed upload or parse) leaves the
@@ -135,7 +137,16 @@ function createDraftSync(batch: Batch) {
   function signature(): unknown[] {
     const w = worksStore.getState();
     const u = uploadStore.getState();
-    return [w.rows, w.selectedKeys, checkEntriesStore.getState().ids, u.overall.filesTotal, u.overall.filesDone, u.overall.filesFailed, Object.keys(u.items).length, status.id];
+    return [w.rows, w.selectedKeys, checkEntriesStore.getState().ids, u.overall.filesTotal, u.overall.filesDone, u.overall.filesFailed, Object.keys(u.items).length, choicesOf(), status.id];
+  }
+
+  /** The products chosen on 预检 rows, in a few words: a choice is saved (its measures are not). */
+  function choicesOf(): string {
+    const { keys, items } = preflightStore.getState();
+    return keys.map((k) => {
+      const product = items[k]?.choice?.product;
+      return product ? `${k}\t${product.productId}\t${product.propertyConfigId}` : '';
+    }).filter(Boolean).join('\n');
   }
   const sameSignature = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 
@@ -143,9 +154,12 @@ function createDraftSync(batch: Batch) {
   function syncLedger(): void {
     const { items, files } = uploadStore.getState();
     const entries = checkEntriesStore.getState().byId;
+    const preflight = preflightStore.getState().items;
     for (const item of Object.values(items)) {
       const info = flow.pickInfoOf(item.key);
       const before = ledger.get(item.key);
+      // The product chosen on its 预检 row; a restored item waiting to be picked again has no row, and keeps the draft's.
+      const choice = preflight[item.key]?.choice ?? before?.choice;
       ledger.set(item.key, {
         key: item.key, batchId: item.batchId, name: item.name, isFolder: item.isFolder, filePath: item.filePath,
         fileNum: info?.fileNum ?? item.fileIds.length, itemIndex: info?.itemIndex ?? 0,
@@ -154,14 +168,18 @@ function createDraftSync(batch: Batch) {
           const f = files[id];
           return f ? [ledgerFileOf(f, () => flow.acknowledgedOf(f.id))] : [];
         }),
+        ...(choice ? { choice } : {}),
       });
     }
     const roots = rootsOf(worksStore.getState().rows);
     for (const [key, item] of ledger) {
       if (items[key]) continue;
       // Off the list: parsed into rows (kept while a row comes from it), or deleted by the customer.
-      if (item.files.every((f) => f.done) && hasRows(item, roots)) item.parsed = true;
-      else ledger.delete(key);
+      if (item.files.every((f) => f.done) && hasRows(item, roots)) {
+        item.parsed = true;
+        // Its works have the product now.
+        delete item.choice;
+      } else ledger.delete(key);
     }
   }
 
@@ -263,16 +281,20 @@ function createDraftSync(batch: Batch) {
     const roots = rootsOf(worksStore.getState().rows);
     const fresh: PickedFile[] = [];
     const resume: ResumePick[] = [];
+    const stored: ResumePick[] = [];
     let linked = 0;
     for (const p of picked) {
       const hit = known.get(fingerprint(p.relativePath, p.file.size, p.file.lastModified));
       const state = hit && live[hit.id];
       if (hit && state?.status === 'failed') resume.push({ fileId: hit.id, picked: p });
-      else if (state) linked++;
+      else if (hit && state) {
+        linked++;
+        stored.push({ fileId: hit.id, picked: p });
+      }
       else if (hit && hit.item.parsed && hasRows(hit.item, roots)) linked++;
       else fresh.push(p);
     }
-    return { fresh, resume, linked };
+    return { fresh, resume, linked, stored };
   };
 
   /** Puts the draft's batch on the page: rows, selection, uploads (unfinished ones wait for a re-pick); rows that failed their check, or whose check had not answered, are checked again. */
@@ -329,7 +351,7 @@ function createDraftSync(batch: Batch) {
         }
       }
       status.restored = true;
-      for (const store of [worksStore, uploadStore, checkEntriesStore] as const) store.subscribe(schedule);
+      for (const store of [worksStore, uploadStore, checkEntriesStore, preflightStore] as const) store.subscribe(schedule);
       schedule();
     })();
     return restoring;

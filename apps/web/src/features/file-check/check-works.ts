@@ -23,7 +23,7 @@ import { createStore, type Store } from '../../lib/external-store.ts';
 import { ApiError, isApiError } from '../../lib/http.ts';
 import { paced } from '../../lib/paced.ts';
 import { mapPooled } from '../../lib/pool.ts';
-import { perBatch, rowByUuid, type Batch, type CheckEntry, type NewCheckEntry, type WorkComponent, type WorkProduct, type WorkRow } from '../batch/index.ts';
+import { perBatch, rowByUuid, type Batch, type CheckEntry, type NewCheckEntry, type WorkComponent, type WorkProduct, type WorkRow, type WorksState } from '../batch/index.ts';
 import { checkFile, type CheckFileAnswer } from './api/check-file.ts';
 import { checkFiles } from './api/check-files.ts';
 
@@ -41,6 +41,39 @@ export interface CheckProgress {
   uuids: readonly string[];
 }
 const DETAIL_LINES = 3;
+
+/** How the works of the last check of several stand now: all of them, and those failed, warned, or back to 未匹配. */
+export interface CheckStanding {
+  total: number;
+  failed: number;
+  warned: number;
+  unmatched: number;
+}
+
+/** The standing of `uuids` (the works of the last check of several) in the order table as it is now; works gone leave it. */
+export function checkStandingOf(uuids: readonly string[], works: WorksState): CheckStanding {
+  const rows = uuids.map((u) => rowByUuid(works, u)).filter((r) => r !== undefined);
+  const count = (state: WorkRow['state']) => rows.filter((r) => r.state === state).length;
+  return { total: rows.length, failed: count('abnormal'), warned: count('dpiAbnormal'), unmatched: count('unmatch') };
+}
+
+/** The text of the bar's line (CheckProgressBar): the running count, or how the check's works stand now. */
+export function checkLineText(progress: CheckProgress, now: CheckStanding): string {
+  if (progress.running) return `正在校验 ${progress.done}/${progress.total} 个作品`;
+  // 分辨率异常 is named beside 未通过: 全部通过 above a triage listing 分辨率不足 read as a contradiction (LAN probe).
+  // So is 未匹配: a work whose failed entry was deleted, or that lost a file in 文件详情, passed nothing (the line said 全部通过).
+  const standing = [now.failed ? `${now.failed}个未通过` : '', now.warned ? `${now.warned}个分辨率异常` : '', now.unmatched ? `${now.unmatched}个未匹配` : '']
+    .filter(Boolean)
+    .join('，');
+  return `校验完成：共${now.total}个作品，${standing || '全部通过'}`;
+}
+
+/** What the bar's line says now (null: no line, before the customer closes it). */
+export function checkLine(progress: CheckProgress, works: WorksState): string | null {
+  const now = checkStandingOf(progress.uuids, works);
+  if (progress.total === 0 || (!progress.running && now.total === 0)) return null;
+  return checkLineText(progress, now);
+}
 
 /** The SKU a work is checked against, as the row keeps it: what choosing a SKU sets on a row. */
 export type SkuChoice = WorkProduct;
@@ -132,7 +165,8 @@ function createCheckFlow(page: Batch) {
   }
 
   /** The progress of the running check of several works (one bar, not a toast per work). */
-  const progress: Store<CheckProgress> = createStore<CheckProgress>({ running: false, done: 0, total: 0, failed: 0, uuids: [] });
+  const noProgress = (): CheckProgress => ({ running: false, done: 0, total: 0, failed: 0, uuids: [] });
+  const progress: Store<CheckProgress> = createStore<CheckProgress>(noProgress());
   const finishedListeners = new Set<() => void>();
 
   /** The newest check of each work: an older answer arriving late is dropped. */
@@ -238,6 +272,10 @@ function createCheckFlow(page: Batch) {
     const started = begin(uuid, choice, begun);
     apply(begun);
     if (!started) return 'stale';
+    // The bar's line tells of the last check of several works; one checked alone since that it does not count (重选产品,
+    // 文件详情's re-check, a preflight item's work) makes it old news: it said 全部通过 beside this work's 分辨率异常.
+    const last = progress.getState();
+    if (!last.running && last.total > 0 && !last.uuids.includes(uuid)) progress.setState(noProgress());
     let got: { answer: CheckFileAnswer } | { error: unknown };
     try {
       got = {

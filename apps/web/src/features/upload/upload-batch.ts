@@ -23,7 +23,7 @@ import { errorMessage } from '../../lib/http.ts';
 import { randomUuid } from '../../lib/uuid.ts';
 import { yieldToMain } from '../../lib/yield.ts';
 import { createLinker } from '../dedupe/index.ts';
-import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem, type UploadFileState } from '../batch/index.ts';
+import { failedFilesOf, perBatch, workRowOf, type Batch, type NewUploadItem, type PreflightChoice, type PreflightFile, type UploadFileState } from '../batch/index.ts';
 import { deleteStoredFile } from './api/delete-file.ts';
 import { storedChunks } from './api/stored-chunks.ts';
 import { naturalCompare } from './lib/natural-order.ts';
@@ -50,6 +50,8 @@ export interface PickSplit {
   resume: ResumePick[];
   /** Files already uploaded whose works are in the table: not sent, not added again. */
   linked: number;
+  /** Files of a restored upload the server has, picked again with the rest: not sent; measured for the item's 预检 row. */
+  stored?: ResumePick[];
 }
 export type PickFilter = (picked: readonly PickedFile[]) => PickSplit;
 
@@ -64,6 +66,8 @@ export interface RestoredUploadItem {
   itemIndex: number;
   /** `refused`: the server's reason when it refused the file (a re-pick would be refused again). */
   files: ReadonlyArray<{ id: string; relativePath: string; size: number; lastModified?: number | null; chunkTotal: number; done: boolean; refused?: string }>;
+  /** The product chosen on its 预检 row before the reload. */
+  choice?: PreflightChoice;
 }
 
 /** fileIndex of an id made by uploadPicked (`<folderId>-<fileIndex>`). */
@@ -117,6 +121,8 @@ function createUploadFlow(page: Batch) {
   const { addPreflightItems, setPreflightMeasures, resolvePreflightItem, removePreflightItems } = page;
   /** Of each item: the number of files of its pick and its place there (sent as fileNum and index; kept by a draft). */
   const pickInfo = new Map<string, { fileNum: number; itemIndex: number }>();
+  /** The product chosen on the 预检 row of a restored item before the reload, until its 预检 row is back (resumeFiles). */
+  const restoredChoices = new Map<string, PreflightChoice>();
   let pickFilter: PickFilter | null = null;
 
   const batches = new Map<string, PickRound>();
@@ -312,14 +318,16 @@ function createUploadFlow(page: Batch) {
     }
     removeUploadItems(keys);
     removePreflightItems(keys);
+    for (const key of keys) restoredChoices.delete(key);
   });
+
+  const measurable = (path: string) => /\.(jpe?g|png|pdf)$/i.test(path);
 
   /**
    * The provisional rows of a pick's items (features/batch/preflight.ts) and the measuring of their
    * images and PDFs in the workers, while the bytes upload.
    */
   function preflight(items: readonly NewUploadItem[], jobs: readonly UploadJob[], seq: number): void {
-    const measurable = (path: string) => /\.(jpe?g|png|pdf)$/i.test(path);
     addPreflightItems(items.map((item, i) => ({
       // Where the item's works will stand (addWorks of its parse): its row stands there until they come.
       key: item.key, place: [seq, i], name: item.name, isFolder: item.isFolder,
@@ -328,6 +336,36 @@ function createUploadFlow(page: Batch) {
     // Posted in a task of its own, as the sending starts: the pick's task ends with the files listed.
     const files = jobs.filter((j) => measurable(j.relativePath)).map((j) => ({ id: j.id, file: j.file, name: j.relativePath }));
     void yieldToMain().then(() => measureFiles(files, setPreflightMeasures));
+  }
+
+  /**
+   * The 预检 row of a restored item again, as on its first upload, with the product chosen on it before the reload:
+   * its works get it, and the server's check, when it is parsed (without the row the choice was dropped, and a resumed
+   * upload showed no 预检 row). `picked`: the item's files picked again, measured in the workers; a file not among
+   * them is left to the server.
+   */
+  function preflightRestored(key: string, picked: ReadonlyMap<string, PickedFile>): void {
+    const { items, files } = uploadStore.getState();
+    const item = items[key];
+    const batch = item && batches.get(item.batchId);
+    if (!item || !batch || page.preflightStore.getState().items[key]) return;
+    // Kept until the item leaves: a resumed upload that fails and is picked again gets its row again.
+    const choice = restoredChoices.get(key);
+    addPreflightItems([{
+      key, place: [batch.seq, batch.itemOrder.get(key) ?? 0], name: item.name, isFolder: item.isFolder,
+      files: item.fileIds.flatMap((id): PreflightFile[] => {
+        const f = files[id];
+        if (!f) return [];
+        if (!measurable(f.relativePath)) return [{ id, relativePath: f.relativePath, unmeasured: true }];
+        return [picked.has(id) ? { id, relativePath: f.relativePath } : { id, relativePath: f.relativePath, measure: null }];
+      }),
+      ...(choice ? { choice } : {}),
+    }]);
+    const toMeasure = item.fileIds.flatMap((id) => {
+      const p = picked.get(id);
+      return p && measurable(p.relativePath) ? [{ id, file: p.file, name: files[id]?.relativePath ?? p.relativePath }] : [];
+    });
+    if (toMeasure.length > 0) void yieldToMain().then(() => measureFiles(toMeasure, setPreflightMeasures));
   }
 
   /**
@@ -358,7 +396,7 @@ function createUploadFlow(page: Batch) {
       const split = pickFilter(accepted);
       accepted = split.fresh;
       resumed = split.resume.length;
-      if (split.resume.length > 0) void resumeFiles(split.resume, context);
+      if (split.resume.length > 0) void resumeFiles(split.resume, context, split.stored ?? []);
       if (split.linked > 0) context.notify.success(`${split.linked}个文件已上传过，未重新发送`);
     }
     if (accepted.length === 0) return { accepted: resumed, items: 0 };
@@ -428,6 +466,7 @@ function createUploadFlow(page: Batch) {
       batch.itemKeys.push(item.key);
       (batch.itemOrder as Map<string, number>).set(item.key, item.itemIndex);
       pickInfo.set(item.key, { fileNum: item.fileNum, itemIndex: item.itemIndex });
+      if (item.choice) restoredChoices.set(item.key, item.choice);
     }
     addUploadItems(fresh.map((item) => ({
       key: item.key, batchId: item.batchId, name: item.name, isFolder: item.isFolder, filePath: item.filePath,
@@ -446,8 +485,11 @@ function createUploadFlow(page: Batch) {
       // A file the server refused stays refused, with its reason: picking it again would not help.
       const unfinished = item.files.filter((f) => !f.done && !f.refused);
       if (unfinished.length === 0) {
-        if (item.files.every((f) => f.done)) queueParse(item.key);
-        else showFailedItem(item.key);
+        if (item.files.every((f) => f.done)) {
+          // A product chosen before the reload goes to its works through its 预检 row.
+          if (item.choice) preflightRestored(item.key, new Map());
+          queueParse(item.key);
+        } else showFailedItem(item.key);
         continue;
       }
       const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
@@ -459,9 +501,10 @@ function createUploadFlow(page: Batch) {
   /**
    * Sends the files of restored uploads picked again, under their own upload (folderId, path and
    * label), without the chunks the server holds (one call asks for all of them); a file the server
-   * completed meanwhile is done at once.
+   * completed meanwhile is done at once. `stored`: files of theirs the server has, picked again too (measured
+   * for the 预检 row).
    */
-  async function resumeFiles(pairs: readonly ResumePick[], context: UploadContext): Promise<void> {
+  async function resumeFiles(pairs: readonly ResumePick[], context: UploadContext, stored: readonly ResumePick[] = []): Promise<void> {
     const state = uploadStore.getState();
     // A refused file would be refused again.
     const known = pairs.filter((p) => state.files[p.fileId]?.status === 'failed' && !state.files[p.fileId]?.refused);
@@ -475,6 +518,8 @@ function createUploadFlow(page: Batch) {
       }
     }
     for (const p of known) patchUploadFile(p.fileId, { status: 'queued', error: undefined });
+    const picked = new Map([...known, ...stored].map((p) => [p.fileId, p.picked]));
+    for (const key of new Set(known.map((p) => (state.files[p.fileId] as UploadFileState).itemKey))) preflightRestored(key, picked);
     const files = known.map((p) => state.files[p.fileId] as UploadFileState);
     let answers: Awaited<ReturnType<typeof storedChunks>>;
     try {
