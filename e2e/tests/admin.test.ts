@@ -129,6 +129,7 @@ describe('the operator console', () => {
     await page.getByRole('dialog').getByText('将显示在客户的订单进度中').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
     await page.getByTestId('order-status').getByText('生产中').waitFor();
+    await page.getByText('已改为生产中').waitFor();
 
     await page.getByRole('button', { name: '发货', exact: true }).click();
     const dialog = page.getByRole('dialog');
@@ -161,6 +162,7 @@ describe('the operator console', () => {
     await fix.getByLabel('备注').fill('单号录错');
     await fix.getByRole('button', { name: '保存' }).click();
     await fix.waitFor({ state: 'hidden' });
+    await page.getByText('已更正快递单号').waitFor();
     await page.getByTestId('tracking').getByText(`顺丰 ${CORRECTED}`).waitFor();
     await page.getByText(/更正快递信息/).waitFor();
   });

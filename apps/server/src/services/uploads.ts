@@ -307,8 +307,11 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
     const refused = (await existing) ? await deps.ordered.serialize(hubId, putInPlace) : await putInPlace();
     if (refused) return refused;
     deps.hashes?.stored(hubId);
-    // The part's folder is of no use now; its removal need not hold up the answer.
-    store.removeParts(hubId, uploadKey(f), String(f.chunkSize)).catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
+    // The part's folder is of no use now; its removal need not hold up the answer. Not while another request of this
+    // process writes into it (the same file sent again at once, whose part has the same name): removed under it, that
+    // request's bytes were lost (409 上传内容丢失) once completing waited its turn (services/ordered-paths.ts serialize).
+    // That request removes the folder when it is done; the sweep takes what a process leaves.
+    part.discard().catch((err: unknown) => deps.log?.warn({ err }, 'could not remove an upload\'s part file'));
     return answer(hubId, rel, meta.info);
   }
 

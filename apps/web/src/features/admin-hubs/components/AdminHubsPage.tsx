@@ -174,9 +174,13 @@ export function AdminHubsPage() {
           columns={[
             { title: 'ID', dataIndex: 'id', key: 'id', width: 60 },
             { title: '名称', dataIndex: 'name', key: 'name' },
-            { title: '按作品填写地址', dataIndex: 'batchAddressParsing', key: 'bap', render: (v: boolean, h) => (
+            // The header on one line (址 stood alone on a second: console walk); the switch says what it changed.
+            { title: <span style={{ whiteSpace: 'nowrap' }}>按作品填写地址</span>, dataIndex: 'batchAddressParsing', key: 'bap', width: 130, render: (v: boolean, h) => (
               <Switch checked={v} aria-label={`${h.name} 按作品填写地址`} loading={m.updateHub.isPending && m.updateHub.variables?.id === h.id}
-                onChange={(checked) => m.updateHub.mutate({ id: h.id, batchAddressParsing: checked }, { onError: (e) => void message.error(errorMessage(e)) })} />
+                onChange={(checked) => m.updateHub.mutate({ id: h.id, batchAddressParsing: checked }, {
+                  onSuccess: () => void message.success(checked ? `${h.name}：改为按作品填写地址` : `${h.name}：改为整批发往默认地址`),
+                  onError: (e) => void message.error(errorMessage(e)),
+                })} />
             ) },
             { title: '可否下单', key: 'ready', width: 190, render: (_: unknown, h) => <Readiness hub={h} /> },
             { title: '登录账号', dataIndex: 'logins', key: 'logins', width: 90 },

@@ -1,6 +1,6 @@
 import type { AdminStatusBody, AdminTrackingBody } from '@portal/contract/admin';
 import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
-import { Alert, AutoComplete, Button, Form, Input, Modal, Space } from 'antd';
+import { Alert, App, AutoComplete, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { useChangeStatus, useCorrectTracking } from '../api/orders.ts';
@@ -22,7 +22,12 @@ export function StatusActions({ orderId, next }: { orderId: number; next: OrderS
     form.resetFields();
   };
   // A refused form shows its own messages under its fields: nothing more to do with the rejection.
-  const submit = () => form.validateFields().then((values) => change.mutate({ to: target!, ...values }, { onSuccess: close }), () => undefined);
+  const { message } = App.useApp();
+  // The move is said once done: only the tag changed before (console walk).
+  const submit = () => form.validateFields().then((values) => {
+    const to = target!;
+    change.mutate({ to, ...values }, { onSuccess: () => { close(); void message.success(`已改为${ORDER_STATUS_TEXT[to]}`); } });
+  }, () => undefined);
 
   return (
     <>
@@ -64,7 +69,8 @@ export function TrackingCorrection({ orderId, carrier, trackingNumber }: { order
     setOpen(false);
     correct.reset();
   };
-  const submit = () => form.validateFields().then((values) => correct.mutate(values, { onSuccess: close }), () => undefined);
+  const { message } = App.useApp();
+  const submit = () => form.validateFields().then((values) => correct.mutate(values, { onSuccess: () => { close(); void message.success('已更正快递单号'); } }), () => undefined);
   return (
     <>
       <Button onClick={() => setOpen(true)}>更正快递单号</Button>
