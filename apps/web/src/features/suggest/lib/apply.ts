@@ -14,9 +14,11 @@ export const SUGGEST_MSG = {
   /** Every work has a product. */
   allChosen: '所有作品都已选择产品',
   chosenLeft: (n: number) => `${n}个作品已选择产品，未改动`,
-  withoutSuggestion: (n: number) => `${n}个作品没有尺寸相符的推荐产品，请使用“选择产品”`,
+  // A suggestion is a product the work passes as it is, its page counts too: a brochure whose sizes all fit but whose
+  // cover has 2 pages of 4 read 没有尺寸相符的产品 (LAN walk, 2026-11-30).
+  withoutSuggestion: (n: number) => `${n}个作品没有尺寸和页数都相符的推荐产品，请使用“选择产品”`,
   /** The panel's line for the works nothing fits. */
-  nothingFits: '没有尺寸相符的产品，请使用“选择产品”',
+  nothingFits: '没有尺寸和页数都相符的产品，请使用“选择产品”',
   /** The panel's title when it holds more lines than it shows. */
   title: (lines: number) => (lines > 2 ? `推荐产品（共${lines}组，可滚动查看）` : '推荐产品'),
 } as const;
