@@ -98,14 +98,15 @@ export const AdminOrderParams = z.object({ id: zId });
 export const AdminStatusBody = z.object({
   to: z.enum(ORDER_STATUSES),
   note: z.string().max(500).nullish(),
-  carrier: z.string().max(100).nullish(),
-  trackingNumber: z.string().max(100).nullish(),
+  // The bounds of domain/order-status.ts: a number of 65-100 characters passed here and was refused there with 64 (LAN check).
+  carrier: z.string().max(50).nullish(),
+  trackingNumber: z.string().max(64).nullish(),
 });
 export type AdminStatusBody = z.infer<typeof AdminStatusBody>;
 /** A shipped order's carrier and tracking number corrected (the note goes into its timeline, which the customer reads). */
 export const AdminTrackingBody = z.object({
-  carrier: z.string().max(100),
-  trackingNumber: z.string().max(100),
+  carrier: z.string().max(50),
+  trackingNumber: z.string().max(64),
   note: z.string().max(500).nullish(),
 });
 export type AdminTrackingBody = z.infer<typeof AdminTrackingBody>;

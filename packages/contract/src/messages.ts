@@ -140,19 +140,23 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   district: '区县', address: '详细地址', addressId: '地址', uploads: '上传', folderId: '文件夹', filePath: '文件路径',
   fileNames: '文件', items: '文件', size: '大小', idempotencyKey: '提交编号', expectedTotalAmount: '确认的金额',
   trackingNumber: '快递单号', carrier: '快递公司', note: '备注', url: '接收地址', secret: '签名密钥', name: '名称',
-  login: '登录名', password: '密码', customerName: '客户名称', status: '状态', hubId: '客户中心', from: '开始日期',
-  to: '结束日期', q: '搜索内容', page: '页码', dpi: '分辨率', scale: '缩放比例', rotation: '旋转角度',
+  login: '登录名', password: '密码', customerName: '客户名称', status: '状态', hubId: '客户中心', q: '搜索内容', page: '页码', dpi: '分辨率', scale: '缩放比例', rotation: '旋转角度',
   x: '裁切区域', y: '裁切区域', width: '裁切区域', height: '裁切区域', isDefault: '默认地址', disabled: '停用',
   document: '草稿', fileName: '文件名', files: '文件', state: '状态', version: '版本', uuid: '作品编号', workUuid: '作品编号',
   customerHubId: '客户中心', pageCount: '页数', components: '部件', choice: '所选产品',
 };
 
-/** A field's path (`works.0.quantity`) in words: 第1个作品的数量. */
-export function fieldPathText(path: string): string {
+/** Names that mean one thing in a query and another in a body: the order list's days, a status change's new status. */
+const PLACED_LABELS: Readonly<Record<string, string>> = {
+  'querystring:from': '开始日期', 'querystring:to': '结束日期', 'body:to': '新状态',
+};
+
+/** A field's path (`works.0.quantity`) in words: 第1个作品的数量. `where`: the part of the request (body, querystring, params). */
+export function fieldPathText(path: string, where?: string): string {
   const parts: string[] = [];
   for (const segment of path.split('.').filter(Boolean)) {
     if (/^\d+$/.test(segment) && parts.length > 0) parts[parts.length - 1] = `第${Number(segment) + 1}个${parts[parts.length - 1]}`;
-    else parts.push(FIELD_LABELS[segment] ?? segment);
+    else parts.push((parts.length === 0 ? PLACED_LABELS[`${where}:${segment}`] : undefined) ?? FIELD_LABELS[segment] ?? segment);
   }
   return parts.join('的');
 }

@@ -120,7 +120,7 @@ export const errorHandlerPlugin = fp(
         return reply.status(err.status).send(err.body ?? { message: err.message, code: err.code });
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
-        const details = [...fieldMessages(err.validation).entries()].map(([where, message]) => (where ? `${fieldPathText(where)}：${message}` : message));
+        const details = [...fieldMessages(err.validation).entries()].map(([where, message]) => (where ? `${fieldPathText(where, err.validationContext)}：${message}` : message));
         const message = `${SERVER_MSG.badRequest}：${details.join('；')}`;
         return reply.status(400).send({ message, code: 'validation', details });
       }

@@ -152,8 +152,11 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     expect(noTracking.status).toBe(422);
     expect((await json<{ message: string }>(noTracking)).message).toBe('发货需要填写快递公司和快递单号');
     // A field refused by its schema is named in words, not as trackingNumber (console walk).
-    const long = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'S'.repeat(120) });
-    expect([long.status, (await json<{ message: string }>(long)).message]).toEqual([400, '请求参数不正确：快递单号：不能超过100个字符']);
+    const long = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'S'.repeat(65) });
+    expect([long.status, (await json<{ message: string }>(long)).message]).toEqual([400, '请求参数不正确：快递单号：不能超过64个字符']);
+    // `to` is the new status here, not the list's 结束日期 (LAN check).
+    const unknown = await move(id, { to: 'producing' });
+    expect((await json<{ message: string }>(unknown)).message).toMatch(/^请求参数不正确：新状态：/);
     // The customer cannot cancel once production started.
     const late = await t.call('POST', `/api/sales_order/${sharp5}/cancel`, { token: demo, body: {} });
     expect(late.status).toBe(409);

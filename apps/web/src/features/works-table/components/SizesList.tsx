@@ -33,11 +33,16 @@ const mmOf = (text: string) => text.slice(0, text.indexOf('|'));
 const SIZES_LISTED = 3;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
+/**
+ * The sizes, two lines each (mm, then pixels and dpi). 测量中… takes no line of its own once a size is listed, and two
+ * lines before: a 预检 row grew a line when its first measure came, and pushed the rows under it 21 px down (CI run).
+ */
 export function SizesList({ tally, testId }: { tally: SizeTally; testId: string }) {
   const listed = [...tally.counts].slice(0, SIZES_LISTED);
+  const measuring = tally.waiting > 0 ? <span className="works-muted">{listed.length > 0 ? ' · 测量中…' : '测量中…'}</span> : null;
   return (
     <div className="works-stack works-small" data-testid={testId}>
-      {listed.map(([text, n]) => {
+      {listed.map(([text, n], i) => {
         const [mm, detail] = text.split('|');
         return (
           <span key={text} className="works-stack">
@@ -47,12 +52,18 @@ export function SizesList({ tally, testId }: { tally: SizeTally; testId: string 
             </span>
             <span className="works-muted" style={{ whiteSpace: 'nowrap' }}>
               {detail}
+              {i === listed.length - 1 && tally.counts.size <= SIZES_LISTED ? measuring : null}
             </span>
           </span>
         );
       })}
-      {tally.counts.size > SIZES_LISTED ? <span className="works-muted">等{tally.counts.size}种尺寸</span> : null}
-      {tally.waiting > 0 ? <span className="works-muted">测量中…</span> : null}
+      {tally.counts.size > SIZES_LISTED ? <span className="works-muted">等{tally.counts.size}种尺寸{measuring}</span> : null}
+      {listed.length === 0 && measuring ? (
+        <>
+          {measuring}
+          <span aria-hidden="true">{'\u00a0'}</span>
+        </>
+      ) : null}
     </div>
   );
 }
