@@ -30,7 +30,7 @@ import { CHUNK_SIZE, CHUNKS_PER_FILE, FILES_AT_ONCE, REQUESTS_AT_ONCE, chunkOf, 
 
 const MB = 1e6;
 /** 1650×1100 noise at quality 100 is ≈ 2.5 MB: 200 of them make the 500 MB batch. */
-const IMAGE = { width: 1650, height: 1100 };
+export const IMAGE = { width: 1650, height: 1100 };
 const RSS_GOAL_MB = 250;
 const WARMUP_BATCHES = 4;
 
@@ -58,7 +58,7 @@ async function toSink(sink: Sink, file: BatchFile, index: number, times?: number
  *   second; `sync` makes each round start with none pending. The server's own flushes (O_DSYNC
  *   chunks) still count within its time: they are part of its work.
  */
-async function nextRound(paths: string[]): Promise<void> {
+export async function nextRound(paths: string[]): Promise<void> {
   const files = (await Promise.all(paths.map(filesUnder))).flat();
   await Promise.all(files.map((f) => truncate(f, 0)));
   await sync();
@@ -70,12 +70,12 @@ const sync = () => promisify(execFile)('sync').then(() => undefined);
  * Until the server has the sha256 of every file uploaded so far (services/content-hashes.ts): a hub's
  * hashes asked for are answered once every file of the hub has its hash.
  */
-async function hashesSettled(server: BenchServer): Promise<void> {
+export async function hashesSettled(server: BenchServer): Promise<void> {
   await server.call('POST', '/api/files/knownHashes', { hashes: ['0'.repeat(64)] });
 }
 
 /** One timed round: the batch until its last answer, then until its bytes are on disk. */
-async function toDisk(send: () => Promise<void>): Promise<{ answeredMs: number; diskMs: number }> {
+export async function toDisk(send: () => Promise<void>): Promise<{ answeredMs: number; diskMs: number }> {
   const start = performance.now();
   await send();
   const answeredMs = performance.now() - start;
@@ -95,7 +95,7 @@ async function filesUnder(p: string): Promise<string[]> {
 }
 
 /** The folder a batch uploaded into lands in on disk: DATA_DIR/files/<hub>/upload/<folderId>. */
-async function uploadedFolders(server: BenchServer, folderId: string): Promise<string[]> {
+export async function uploadedFolders(server: BenchServer, folderId: string): Promise<string[]> {
   const files = path.join(server.dataDir, 'files');
   const hubs = (await readdir(files)).filter((name) => /^\d+$/.test(name));
   return hubs.map((hub) => path.join(files, hub, 'upload', folderId));

@@ -25,13 +25,13 @@ export interface BenchServer {
  * BENCH_CPU_PROF=<dir> makes the server write a V8 CPU profile there when it stops (open it in
  * Chrome DevTools or speedscope) to see where a figure's time goes.
  */
-export async function startBenchServer(ctx: BenchContext, env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(ctx: BenchContext, env: Record<string, string> = {}, entry?: string): Promise<BenchServer> {
   const profileDir = process.env.BENCH_CPU_PROF;
   const preload = pathToFileURL(fileURLToPath(new URL('./cpu-profile.mjs', import.meta.url))).href;
   const profile: Record<string, string> = profileDir
     ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}`.trim(), BENCH_CPU_PROF_DIR: path.resolve(profileDir) }
     : {};
-  const running: RunningServer = await startServer({ env: { LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...profile, ...env } });
+  const running: RunningServer = await startServer({ env: { LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...profile, ...env }, ...(entry ? { entry } : {}) });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -33,6 +33,8 @@ export interface StartServerOptions {
   host?: string;
   /** Start on an empty data directory even when a seeded one is prepared (a first start). */
   fresh?: boolean;
+  /** The server bundle to run, relative to the repository root (another build's, for an A/B run); `npm start`'s by default. */
+  entry?: string;
 }
 
 /** Where the e2e global setup leaves the data directory of a server that has started once. */
@@ -110,7 +112,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
 
   // As `npm start` runs it (package.json; docs/decisions.md, Stack, says why a bundle).
-  const child = spawn(process.execPath, ['apps/server/dist/server.mjs'], {
+  const child = spawn(process.execPath, [options.entry ?? 'apps/server/dist/server.mjs'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -268,25 +268,24 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
     if (!type || !extensionMatches(f.ext, type)) return fail(hubId, f, wrongType(type));
     // Every chunk was flushed to disk before its row recorded it: the whole file is on disk now.
     // Its sha256 comes later, once the uploads go quiet (services/content-hashes.ts).
-    // Whether a file is stored under the path already, asked while the metadata is read.
-    const existing = store.stat(hubId, rel);
-    existing.catch(() => {});
     let meta: Awaited<ReturnType<typeof readMeta>>;
     try {
       meta = await readMeta(part.path, type, head);
     } catch (err) {
       return fail(hubId, f, `${err instanceof MediaError ? err.message : MSG.fileBroken}：${f.filePath}`);
     }
-    // Put in place as the hub's one file step when it replaces a stored file (services/ordered-paths.ts serialize):
-    // an order of that file placed meanwhile waits, or goes first and refuses these bytes.
-    const putInPlace = async (): Promise<ChunkAnswer | null> => {
+    // A new name is put in place at once (the link that makes it fails when the name is taken: no file appears
+    // between a look and the link). One that replaces a stored file is the hub's one file step
+    // (services/ordered-paths.ts serialize): an order of that file placed meanwhile waits, or goes first and refuses
+    // these bytes.
+    const putInPlace = async (replace: boolean): Promise<ChunkAnswer | 'taken' | null> => {
       // A file an order refers to is the press's: other bytes never replace it (the same bytes again may).
-      if ((await existing) && (await deps.ordered.isOrdered(hubId, rel))
+      if (replace && (await deps.ordered.isOrdered(hubId, rel))
         && (await sha256File(part.path)) !== (await sha256File(store.localPath(hubId, rel)))) {
         return fail(hubId, f, MSG.orderedFileOverwrite, 409);
       }
       try {
-        await part.publish(rel);
+        if (!(await part.publish(rel, { replace }))) return 'taken';
       } catch (err) {
         // A stored file where a folder of the path must be (W/a.jpg and W/a.jpg/b.jpg), or a folder where the file must be.
         if (isNameTaken(err)) return fail(hubId, f, MSG.uploadPathTaken(f.filePath), 409);
@@ -304,7 +303,10 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
       await storeDone.execute({ hubId, path: rel, kind: meta.kind, size: f.size, meta: meta.info, sha256: null, uploadId });
       return null;
     };
-    const refused = (await existing) ? await deps.ordered.serialize(hubId, putInPlace) : await putInPlace();
+    let refused = await putInPlace(false);
+    if (refused === 'taken') refused = await deps.ordered.serialize(hubId, () => putInPlace(true));
+    // A replacing publish replaces: it never answers 'taken'.
+    if (refused === 'taken') throw new Error(`a stored file was not replaced: ${rel}`);
     if (refused) return refused;
     deps.hashes?.stored(hubId);
     // The part's folder is of no use now; its removal need not hold up the answer. Not while another request of this

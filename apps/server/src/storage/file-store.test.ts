@@ -38,7 +38,7 @@ describe('the local file store', () => {
     const published = async (key: string, rel: string) => {
       const part = await store.openPart(1, key, '2048000');
       await part.write(0, [Buffer.from('ordered bytes')]);
-      await part.publish(rel);
+      await part.publish(rel, { replace: true });
       await part.close();
     };
     // The part still has its name (the process died before its folder was removed). Its upload is done: a new one's

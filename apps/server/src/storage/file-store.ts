@@ -63,8 +63,11 @@ export interface PartFile {
   inspect(headBytes: number): Promise<{ size: number; head: Buffer; others: string[] }>;
   /** Flushes its bytes and size to disk (fdatasync): a row that records them afterwards never claims bytes a power cut could take back. */
   datasync(): Promise<void>;
-  /** Gives it, atomically, the name of the stored file `rel` (which it replaces). */
-  publish(rel: string): Promise<void>;
+  /**
+   * Gives it, atomically, the name of the stored file `rel`: false, doing nothing, when that name is taken and `replace`
+   * is false; a file there is replaced when it is true.
+   */
+  publish(rel: string, options: { replace: boolean }): Promise<boolean>;
   /**
    * This request's bytes are of no use (its upload is done, refused or another file's): the upload's
    * folder goes, unless another request of this process is writing or completing a part of it right
@@ -243,6 +246,9 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         const flags = constants.O_RDWR | constants.O_CREAT;
         const openIt = async () => {
           await mkdir(path.dirname(file), { recursive: true });
+          // A part made here and now is no other file's: nothing to look at.
+          const made = await open(file, flags | constants.O_EXCL, 0o644).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? null : Promise.reject(err)));
+          if (made) return made;
           const fh = await open(file, flags, 0o644);
           // A chunk of a new upload written into a finished one's part changed that stored file, an ordered one too
           // (crash probe, 2026-11-30); the part of a file a dead process linked but did not record is kept.
@@ -303,18 +309,18 @@ export function createLocalFileStore(filesRoot: string): FileStore {
           return { size: s.size, head: head.subarray(0, read.bytesRead), others };
         },
         datasync: () => fh.datasync(),
-        async publish(rel) {
+        async publish(rel, { replace }) {
           // Chunks that come from now on start a part of their own, never write into the stored file.
           retire(file, entry);
-          await publishAs(rel).catch((err: unknown) => unlessGone(err, file));
+          return publishAs(rel, replace).catch((err: unknown) => unlessGone(err, file));
         },
         async discard() {
           if ((holders.get(folder) ?? 0) > (released ? 0 : 1)) return;
-          await removeParts(hubId, key);
+          await removeParts(hubId, key, name);
         },
         close,
       };
-      async function publishAs(rel: string) {
+      async function publishAs(rel: string, replace: boolean): Promise<boolean> {
         // A second name for the part: the part itself stays until the upload is recorded as done,
         // so a claimant that dies here leaves a complete part. A new name is linked in place at
         // once; a name already taken is replaced by a rename of a temporary link over it.
@@ -334,10 +340,11 @@ export function createLocalFileStore(filesRoot: string): FileStore {
         };
         try {
           await linkTo(dest);
-          return;
+          return true;
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         }
+        if (!replace) return false;
         const tmp = tmpName(dest);
         await linkTo(tmp);
         try {
@@ -346,6 +353,7 @@ export function createLocalFileStore(filesRoot: string): FileStore {
           await rm(tmp, { force: true });
           throw err;
         }
+        return true;
       }
     },
     removeParts,

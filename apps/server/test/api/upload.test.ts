@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { uploadChunks, uploads } from '../../src/db/schema/index.ts';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { corpusFile, fixtureFile } from '../helpers/corpus.ts';
-import { chunksOf, flatGreyPng, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
+import { CHUNK as CHUNK_BYTES, chunksOf, flatGreyPng, sendChunk, sha256, uploadFile } from '../helpers/upload.ts';
 
 /** Noise compresses badly, so a PNG of it is several megabytes: several chunks. */
 async function bigPng(width = 1600, height = 1200) {
@@ -83,6 +83,24 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     expect(two.done?.body.message).toMatchObject({ status: 300, filePath: one.done!.body.message.filePath, info: { width: 1800, height: 1200 } });
     const served = Buffer.from(await (await fetch(t.url + two.done!.body.message.accessUrl!)).arrayBuffer());
     expect(sha256(served)).toBe(sha256(second));
+  });
+
+  it('measures the bytes a file ends with when its first chunk came again with other bytes', async () => {
+    const noise = (width: number, height: number, density: number) => sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 100 }).withMetadata({ density }).toBuffer();
+    const first = await noise(1500, 1100, 300);
+    const small = await noise(900, 600, 150);
+    expect(first.length).toBeGreaterThan(CHUNK_BYTES);
+    // Another picture of the same length (zeros after its end): the same upload as far as the fields go.
+    const last = Buffer.concat([small, Buffer.alloc(first.length - small.length)]);
+    const folderId = randomUUID();
+    const send = (bytes: Buffer, index: number) => sendChunk(t, demo, { bytes: chunksOf(bytes)[index - 1]!, filePath: 'again/p.jpg', folderId, identifier: 'again-p', index, total: 2, size: first.length });
+    expect((await send(first, 1)).body.message.status).toBe(200);
+    expect((await send(last, 1)).body.message.status).toBe(200);
+    const done = await send(last, 2);
+    expect(done.body.message).toMatchObject({ status: 300, info: { width: 900, height: 600, dpi: 150 } });
+    const served = Buffer.from(await (await fetch(t.url + done.body.message.accessUrl!)).arrayBuffer());
+    expect(sha256(served)).toBe(sha256(last));
   });
 
   it('places each chunk by the client\'s chunk size: simple-uploader.js with forceChunkSize off sends a last chunk of up to twice that', async () => {
