@@ -1,69 +1,54 @@
 /**
- * Features meet through a door (style.md 14, issue #18 item 4): code outside a feature (another feature,
- * app/) imports it only through its public entry, `features/<name>/index.ts`; a page the router loads
- * lazily comes through `features/<name>/lazy.ts`, by `import()` only, so it stays in its own chunk.
- * oxlint's no-restricted-imports matches the import's text, not the file it names, so it cannot tell
- * `../api/x.ts` of the same feature from another feature's internals; this test resolves every import.
+ * Features meet through a door (style.md 14, issue #18 item 4): the lint rule portal/feature-doors
+ * (scripts/lint/portal-rules.mjs, run by `npm run lint` over the whole tree in `npm test`) refuses an import of another
+ * feature's insides. Here it is run on files made for the purpose, laid out as the app's are, to see that it refuses
+ * what it must and lets the doors through.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const SRC = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const FILES: Record<string, string> = {
+  'features/upload/index.ts': "export { queue } from './lib/queue.ts';\n",
+  'features/upload/lib/queue.ts': "import { api } from '../api/files.ts';\nexport const queue = api;\n",
+  'features/upload/api/files.ts': 'export const api = 1;\n',
+  'features/orders/lazy.ts': 'export default 1;\n',
+  'features/orders/pages/List.tsx': 'export default 2;\n',
+  'features/crop/Crop.tsx': [
+    "import { queue } from '../upload/index.ts';",
+    "import { api } from '../upload/api/files.ts';",
+    "export { queue as q } from '../upload/lib/queue.ts';",
+    "export const page = () => import('../orders/lazy.ts');",
+    "export const inside = () => import('../orders/pages/List.tsx');",
+    'export const all = [queue, api];',
+  ].join('\n'),
+  'app/routes.ts': "import lazyOrders from '../features/orders/lazy.ts';\nexport default lazyOrders;\n",
+};
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = path.join(dir, d.name);
-    if (d.isDirectory()) return sources(p);
-    return /\.(ts|tsx)$/.test(d.name) ? [p] : [];
-  });
-}
-
-/** features/<name>/… → name; anything else → null. */
-function featureOf(rel: string): string | null {
-  const parts = rel.split(path.sep);
-  return parts[0] === 'features' && parts.length > 2 ? (parts[1] ?? null) : null;
-}
-
-/** Every relative import of a file: static (import/export … from) and dynamic (import()). */
-function importsOf(text: string): Array<{ spec: string; dynamic: boolean }> {
-  const found: Array<{ spec: string; dynamic: boolean }> = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g)) found.push({ spec: m[1]!, dynamic: false });
-  for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]/g)) found.push({ spec: m[1]!, dynamic: false });
-  for (const m of text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, dynamic: true });
-  // vi.mock('…') names a module too.
-  for (const m of text.matchAll(/\bvi\.mock\(\s*['"](\.[^'"]+)['"]/g)) found.push({ spec: m[1]!, dynamic: false });
-  return found;
-}
-
-/** The imports that reach into another feature past its door. */
-export function breaches(): string[] {
-  const out: string[] = [];
-  for (const file of sources(SRC)) {
-    const from = path.relative(SRC, file);
-    const own = featureOf(from);
-    for (const { spec, dynamic } of importsOf(readFileSync(file, 'utf8'))) {
-      const target = path.relative(SRC, path.resolve(path.dirname(file), spec));
-      const feature = featureOf(target);
-      if (!feature || feature === own) continue;
-      const entry = target.split(path.sep).slice(2).join('/');
-      if (entry === 'index.ts' || (entry === 'lazy.ts' && dynamic)) continue;
-      out.push(`${from} imports ${spec}`);
-    }
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'doors-'));
+  for (const [name, text] of Object.entries(FILES)) {
+    await mkdir(path.dirname(path.join(dir, 'src', name)), { recursive: true });
+    await writeFile(path.join(dir, 'src', name), text);
   }
-  return out;
-}
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('features meet through their public entry', () => {
-  it('no file imports another feature\'s internals', () => {
-    expect(breaches()).toEqual([]);
-  });
-
-  it('sees a breach when there is one', () => {
-    expect(importsOf("import { a } from '../../upload/store.ts';\nconst P = lazy(() => import('../x/lazy.ts'));")).toEqual([
-      { spec: '../../upload/store.ts', dynamic: false },
-      { spec: '../x/lazy.ts', dynamic: true },
+describe('portal/feature-doors', () => {
+  it('refuses another feature\'s insides and a lazy page imported statically, and lets the doors and a feature\'s own folders through', async () => {
+    const lint = promisify(execFile)(path.join(REPO, 'node_modules/.bin/oxlint'), ['-c', path.join(REPO, '.oxlintrc.json'), '--format', 'unix', path.join(dir, 'src')]);
+    const output = await lint.then((r) => r.stdout, (err: { stdout?: string }) => err.stdout ?? '');
+    const found = output.split('\n').filter((l) => l.includes('feature-doors')).map((l) => /:(\d+):\d+: (\S+) reaches into the feature "([^"]+)"/.exec(l)?.slice(1, 4).join(' '));
+    expect(found.sort()).toEqual([
+      '1 ../features/orders/lazy.ts orders',
+      '2 ../upload/api/files.ts upload',
+      '3 ../upload/lib/queue.ts upload',
+      '5 ../orders/pages/List.tsx orders',
     ]);
   });
 });
