@@ -13,7 +13,6 @@
  * Bytes are what came over the wire (encodedDataLength: headers and body).
  */
 import { cp } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser } from 'playwright-core';
 import { newPage } from '../../e2e/support/browser.ts';
@@ -77,8 +76,9 @@ const benchmark: Benchmark = {
   goal: { ratioMax: FILES_RATIO_MAX.br },
   async run(ctx) {
     const runs = ctx.quick ? 1 : 5;
-    buildWebIfStale(ctx);
-    const dist = path.join(ctx.repoRoot, 'apps', 'web', 'dist');
+    // The production build, as a shop serves it, for all three servers (it crashed when only the e2e build was there,
+    // and the brotli server served the e2e build beside the others' production copies).
+    const dist = buildWebIfStale(ctx, { production: true });
     const copy = async (name: string, drop: RegExp) => {
       const dir = await ctx.tmpDir(name);
       await cp(dist, dir, { recursive: true, filter: (src) => !drop.test(src) });
@@ -86,7 +86,7 @@ const benchmark: Benchmark = {
     };
     const [gzipDist, plainDist] = await Promise.all([copy('gzip-dist', /\.br$/), copy('plain-dist', /\.(?:br|gz)$/)]);
     const [brotli, gzip, plain, browser] = await Promise.all([
-      startBenchServer(ctx),
+      startBenchServer(ctx, { WEB_DIST: dist }),
       startBenchServer(ctx, { WEB_DIST: gzipDist }),
       startBenchServer(ctx, { WEB_DIST: plainDist }),
       startBrowser(ctx),
