@@ -319,6 +319,18 @@ describe('choosing products and checking files', () => {
     await row.getByText('4个文件').waitFor();
     await shot(page, 'check-file-detail-added');
 
+    // The same name again is added beside it under a free name, and the customer is told so (it was silent: LAN walk).
+    const [again] = await Promise.all([page.waitForEvent('filechooser'), detail.getByRole('button', { name: '添加文件' }).click()]);
+    await again.setFiles(join(dir, '合格照片.jpg'));
+    await toast(page, '作品中已有同名文件「合格照片.jpg」，新文件已添加为「合格照片-2.jpg」；要替换原文件，请在该文件行点“重新上传”');
+    await detail.getByTestId('file-detail-quantity').getByText('照片：5').waitFor();
+    await shot(page, 'check-file-detail-added-same-name');
+    await detail.getByRole('row').filter({ hasText: '合格照片-2.jpg' }).getByRole('button', { name: '删除' }).click();
+    await page.locator('.ant-popconfirm').getByText('确定删除当前文件？').waitFor();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click();
+    await toast(page, '删除成功');
+    await detail.getByTestId('file-detail-quantity').getByText('照片：4').waitFor();
+
     // 重新上传 replaces c.jpg with a 6寸 photo: its size, dpi and preview change, and it passes.
     const cRow = detail.getByRole('row').filter({ hasText: 'c.jpg' });
     const [replacement] = await Promise.all([page.waitForEvent('filechooser'), cRow.getByRole('button', { name: '重新上传' }).click()]);

@@ -90,6 +90,8 @@ export const MSG = {
   cropStillFails: (reason: string) => `裁切完成，但文件仍不符合要求：${reason}`,
   cropNotRechecked: '裁切成功，请重新校验',
   addFileRefused: '作品中的文件已变化，无法添加文件，请重新上传作品',
+  /** 添加文件 of a name the work holds: the new file is added beside it under a free name, never over it. */
+  addedUnderFreeName: (asked: string, stored: string) => `作品中已有同名文件「${asked}」，新文件已添加为「${stored}」；要替换原文件，请在该文件行点“重新上传”`,
 
   // --- The batch upload page (issue #17 item 5): 统一设置地址 over addresses typed by hand.
   addressOverwriteAsk: (count: number, names: string) => `${count}个作品已填写了其他收货地址（${names}），是否用默认地址覆盖？`,

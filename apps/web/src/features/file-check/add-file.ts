@@ -78,12 +78,15 @@ async function rebuildWork(page: Batch, work: WorkRow, customerHubId: number, pa
   if (choice) await checkWorks([fresh.uuid], choice, customerHubId);
 }
 
-export async function addFileToWork(page: Batch, work: WorkRow, file: File, customerHubId: number): Promise<void> {
+/** Adds the file to the work under its name, or beside a file of that name under a free one; answers the name it got. */
+export async function addFileToWork(page: Batch, work: WorkRow, file: File, customerHubId: number): Promise<string> {
   if (!canAddFiles(work)) throw new Error('只有文件夹上传的作品可以添加文件');
   const taken = new Set(work.files.map((f) => f.filePath.slice(work.filePath.length + 1)));
-  const storedPath = `${work.filePath}/${freeName(file.name, taken)}`;
+  const name = freeName(file.name, taken);
+  const storedPath = `${work.filePath}/${name}`;
   await uploadInto(file, storedPath);
   await rebuildWork(page, work, customerHubId, work.filePath, [...work.files.map((f) => f.filePath), storedPath]);
+  return name;
 }
 
 /** Whether a picked file can replace a stored one in place: the same format (the stored name, and its extension, stay). */

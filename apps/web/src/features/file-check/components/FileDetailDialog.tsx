@@ -159,8 +159,10 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     if (customerHubId === undefined) return;
     setAdding(true);
     try {
-      await addFileToWork(batch, work, file, customerHubId);
-      void message.success(MSG.uploadSuccess);
+      const name = await addFileToWork(batch, work, file, customerHubId);
+      // A name the work holds is added beside it, not over it: said, or the customer pays for a print they meant to replace (LAN walk).
+      if (name === file.name) void message.success(MSG.uploadSuccess);
+      else void message.warning({ content: MSG.addedUnderFreeName(file.name, name), duration: 8 });
     } catch (error) {
       void message.error(error instanceof Error && error.message ? error.message : MSG.uploadFailed);
     } finally {
