@@ -120,6 +120,16 @@ describe('the operator console', () => {
     expect(await page.getByLabel('搜索订单').inputValue()).toBe(numbers[0]!.slice(-10));
     await page.goForward();
     await page.getByRole('heading', { name: numbers[0]! }).waitFor();
+    // The breadcrumb's 订单 leads back to the same rows too (it went to the whole list: LAN walk).
+    await page.locator('.ant-breadcrumb').getByRole('link', { name: '订单' }).click();
+    await page.getByText('共1个订单').waitFor();
+    expect(await page.getByLabel('搜索订单').inputValue()).toBe(numbers[0]!.slice(-10));
+    // The order's production zip from its own page (it was only on 生产文件, by typing the number: LAN walk).
+    await page.locator('.ant-table-row').filter({ hasText: numbers[0]! }).getByRole('link', { name: numbers[0]! }).click();
+    await page.getByRole('heading', { name: numbers[0]! }).waitFor();
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载生产文件' }).click()]);
+    expect(zip.suggestedFilename()).toBe(`生产文件_${numbers[0]}.zip`);
+    expect((await readFile((await zip.path())!)).subarray(0, 2).toString('latin1')).toBe('PK');
   });
 
   it('moves it to 生产中, refuses 发货 without a tracking number, then ships it with 顺丰', async () => {

@@ -1,9 +1,11 @@
 import type { AdminOrderDetail } from '@portal/contract/admin';
 import { ORDER_STATUS_TEXT } from '@portal/contract/order-status';
-import { Alert, Breadcrumb, Card, Descriptions, Flex, Image, Result, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { Alert, Breadcrumb, Button, Card, Descriptions, Flex, Image, Result, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { errorMessage } from '../../../lib/http.ts';
+import { useProductionDownload } from '../../admin-production/index.ts';
 import { useAdminOrder } from '../api/orders.ts';
 import { StatusActions, TrackingCorrection } from './StatusActions.tsx';
 import { StatusTag, money } from './status.tsx';
@@ -37,13 +39,16 @@ function CheckTable({ check }: { check: NonNullable<AdminOrderDetail['check']> }
 export function AdminOrderPage() {
   const id = Number(useParams().id);
   const order = useAdminOrder(id);
+  const production = useProductionDownload();
+  // Back to the list as it was (its filters and page), when the order was opened from it.
+  const list = `/admin/orders${(useLocation().state as { list?: string } | null)?.list ?? ''}`;
   if (order.isPending) return <Flex justify="center" style={{ padding: 48 }}><Spin /></Flex>;
-  if (order.isError) return <Result status="warning" title={errorMessage(order.error)} extra={<Link to="/admin/orders">返回订单列表</Link>} />;
+  if (order.isError) return <Result status="warning" title={errorMessage(order.error)} extra={<Link to={list}>返回订单列表</Link>} />;
   const o = order.data;
 
   return (
     <Flex vertical gap={16}>
-      <Breadcrumb items={[{ title: <Link to="/admin/orders">订单</Link> }, { title: o.salesOrderNumber }]} />
+      <Breadcrumb items={[{ title: <Link to={list}>订单</Link> }, { title: o.salesOrderNumber }]} />
       <Flex align="center" gap={12} wrap>
         <Typography.Title level={3} style={{ margin: 0 }}>{o.salesOrderNumber}</Typography.Title>
         <StatusTag status={o.status} />
@@ -77,7 +82,10 @@ export function AdminOrderPage() {
           </Typography.Paragraph>
         ))}
       </Card>
-      <Card size="small" title={`文件（${o.files.length}个）`}>
+      <Card size="small" title={`文件（${o.files.length}个）`} extra={(
+        // The press's zip of this order (its files, manifest and 生产单): it was only on 生产文件, by typing the SO number (LAN walk).
+        <Button size="small" icon={<DownloadOutlined />} loading={production.pending} onClick={() => production.download({ salesOrderNumber: o.salesOrderNumber })}>下载生产文件</Button>
+      )}>
         <Image.PreviewGroup>
           <Flex wrap gap={12}>
             {o.files.map((f) => (

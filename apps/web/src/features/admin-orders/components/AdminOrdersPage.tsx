@@ -2,13 +2,19 @@ import type { AdminOrderRow } from '@portal/contract/admin';
 import { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
 import { Alert, Card, DatePicker, Flex, Input, Select, Table, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../lib/http.ts';
 import { useAdminOrders, useFilterOptions, type OrderFilters } from '../api/orders.ts';
 import { StatusTag, money } from './status.tsx';
 
+/** An order's link, which takes the list's filters along: the order page's 订单 leads back to the same rows. */
+function OrderLink({ id, children }: { id: number; children: string }) {
+  const { search } = useLocation();
+  return <Link to={`/admin/orders/${id}`} state={{ list: search }}>{children}</Link>;
+}
+
 const columns: TableColumnsType<AdminOrderRow> = [
-  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 180, render: (v: string, o) => <Link to={`/admin/orders/${o.id}`}>{v}</Link> },
+  { title: '订单号', dataIndex: 'salesOrderNumber', key: 'so', width: 180, render: (v: string, o) => <OrderLink id={o.id}>{v}</OrderLink> },
   { title: '下单时间', dataIndex: 'createdAt', key: 'createdAt', width: 136, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
   { title: '批次号', dataIndex: 'batchId', key: 'batch', width: 64 },
   // One line too: a 100-character hub name made rows 280 px tall (LAN walk, 2026-11-30).

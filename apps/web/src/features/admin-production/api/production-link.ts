@@ -1,6 +1,7 @@
 import { ProductionLinkAnswer } from '@portal/contract/admin-production';
 import { useMutation } from '@tanstack/react-query';
-import { get } from '../../../lib/http.ts';
+import { App } from 'antd';
+import { errorMessage, get } from '../../../lib/http.ts';
 
 export type Selection = { salesOrderNumber: string } | { batchId: number } | { day: string };
 
@@ -11,4 +12,26 @@ export async function getProductionLink(sel: Selection) {
 
 export function useProductionLink() {
   return useMutation({ mutationFn: getProductionLink });
+}
+
+/**
+ * Downloads the production zip of a selection: the operator's call answers a signed link (a download sends no token),
+ * which the browser then downloads as it streams. `onDone` hears the orders it held.
+ */
+export function useProductionDownload(onDone?: (answer: ProductionLinkAnswer) => void) {
+  const { message } = App.useApp();
+  const link = useProductionLink();
+  const download = (sel: Selection) => link.mutate(sel, {
+    onSuccess: (answer) => {
+      onDone?.(answer);
+      const a = document.createElement('a');
+      a.href = answer.url;
+      a.download = answer.fileName;
+      document.body.append(a);
+      a.click();
+      a.remove();
+    },
+    onError: (e) => void message.error(errorMessage(e)),
+  });
+  return { download, pending: link.isPending };
 }

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { App, Button, Card, Input, InputNumber, List, Space, Typography } from 'antd';
+import { Button, Card, Input, InputNumber, List, Space, Typography } from 'antd';
 import type { ProductionLinkAnswer } from '@portal/contract/admin-production';
-import { errorMessage } from '../../../lib/http.ts';
-import { useProductionLink, type Selection } from '../api/production-link.ts';
+import { useProductionDownload } from '../api/production-link.ts';
 
 const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
 
@@ -11,25 +10,11 @@ const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 1
  * signed link (a download sends no token), which the browser then downloads as it streams.
  */
 export function ProductionPage() {
-  const { message } = App.useApp();
-  const link = useProductionLink();
   const [so, setSo] = useState('');
   const [batch, setBatch] = useState<number | null>(null);
   const [day, setDay] = useState(today());
   const [last, setLast] = useState<ProductionLinkAnswer | null>(null);
-
-  const download = (sel: Selection) => link.mutate(sel, {
-    onSuccess: (answer) => {
-      setLast(answer);
-      const a = document.createElement('a');
-      a.href = answer.url;
-      a.download = answer.fileName;
-      document.body.append(a);
-      a.click();
-      a.remove();
-    },
-    onError: (e) => void message.error(errorMessage(e)),
-  });
+  const { download, pending } = useProductionDownload(setLast);
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -41,17 +26,17 @@ export function ProductionPage() {
           <Space>
             <span style={{ width: 90, display: 'inline-block' }}>按订单号</span>
             <Input value={so} onChange={(e) => setSo(e.target.value)} placeholder="SO…" style={{ width: 260 }} />
-            <Button type="primary" disabled={!so.trim()} loading={link.isPending} onClick={() => download({ salesOrderNumber: so.trim() })}>下载</Button>
+            <Button type="primary" disabled={!so.trim()} loading={pending} onClick={() => download({ salesOrderNumber: so.trim() })}>下载</Button>
           </Space>
           <Space>
             <span style={{ width: 90, display: 'inline-block' }}>按批次</span>
             <InputNumber min={1} value={batch} onChange={(v) => setBatch(v)} placeholder="批次号" style={{ width: 260 }} />
-            <Button type="primary" disabled={!batch} loading={link.isPending} onClick={() => batch && download({ batchId: batch })}>下载</Button>
+            <Button type="primary" disabled={!batch} loading={pending} onClick={() => batch && download({ batchId: batch })}>下载</Button>
           </Space>
           <Space>
             <span style={{ width: 90, display: 'inline-block' }}>当天待处理</span>
             <Input type="date" value={day} onChange={(e) => setDay(e.target.value)} style={{ width: 260 }} />
-            <Button type="primary" disabled={!day} loading={link.isPending} onClick={() => download({ day })}>下载</Button>
+            <Button type="primary" disabled={!day} loading={pending} onClick={() => download({ day })}>下载</Button>
           </Space>
         </Space>
       </Card>
