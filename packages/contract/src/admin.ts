@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zDay, zId } from './api.ts';
-import { ORDER_STATUSES } from './enums.ts';
+import { ORDER_STATUSES, TRACKING_LIMITS } from './enums.ts';
 
 /**
  * The operator console's calls, all under /api/admin (operators only: a customer's token gets 403).
@@ -99,14 +99,14 @@ export const AdminStatusBody = z.object({
   to: z.enum(ORDER_STATUSES),
   note: z.string().max(500).nullish(),
   // The bounds of domain/order-status.ts: a number of 65-100 characters passed here and was refused there with 64 (LAN check).
-  carrier: z.string().max(50).nullish(),
-  trackingNumber: z.string().max(64).nullish(),
+  carrier: z.string().max(TRACKING_LIMITS.carrier).nullish(),
+  trackingNumber: z.string().max(TRACKING_LIMITS.trackingNumber).nullish(),
 });
 export type AdminStatusBody = z.infer<typeof AdminStatusBody>;
 /** A shipped order's carrier and tracking number corrected (the note goes into its timeline, which the customer reads). */
 export const AdminTrackingBody = z.object({
-  carrier: z.string().max(50),
-  trackingNumber: z.string().max(64),
+  carrier: z.string().max(TRACKING_LIMITS.carrier),
+  trackingNumber: z.string().max(TRACKING_LIMITS.trackingNumber),
   note: z.string().max(500).nullish(),
 });
 export type AdminTrackingBody = z.infer<typeof AdminTrackingBody>;

@@ -35,4 +35,4 @@ export const LIMITS = {
   maxAmountFen: 99_999_999_999_999,
 } as const;
 
-export { ORDER_STATUSES, ORDER_STATUS_TEXT, type OrderStatus } from './order-status.ts';
+export { ORDER_STATUSES, ORDER_STATUS_TEXT, TRACKING_LIMITS, type OrderStatus } from './order-status.ts';

@@ -1,4 +1,4 @@
-import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract';
+import { ORDER_STATUS_TEXT, TRACKING_LIMITS, type OrderStatus } from '@portal/contract';
 
 /**
  * The lifecycle of a sales order, as pure rules (issue #22 item 3):
@@ -26,7 +26,7 @@ export const ORDER_STATUS_MSG = {
   customerCancelTooLate: '订单已开始生产，不能取消，请联系印刷厂',
   customerOnlyCancels: '客户只能取消待处理的订单',
   shipNeedsTracking: '发货需要填写快递公司和快递单号',
-  trackingTooLong: '快递公司最长 50 个字符，快递单号最长 64 个字符',
+  trackingTooLong: `快递公司最长 ${TRACKING_LIMITS.carrier} 个字符，快递单号最长 ${TRACKING_LIMITS.trackingNumber} 个字符`,
   nothingToCorrect: (s: OrderStatus) => `订单当前为${ORDER_STATUS_TEXT[s]}，还没有快递单号可以更正`,
 } as const;
 
@@ -38,7 +38,7 @@ function checkTracking(carrier: string | null | undefined, trackingNumber: strin
   const c = carrier?.trim() ?? '';
   const t = trackingNumber?.trim() ?? '';
   if (!c || !t) return { ok: false, status: 422, code: 'tracking-required', message: ORDER_STATUS_MSG.shipNeedsTracking };
-  if (c.length > 50 || t.length > 64) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
+  if (c.length > TRACKING_LIMITS.carrier || t.length > TRACKING_LIMITS.trackingNumber) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
   return { ok: true };
 }
 

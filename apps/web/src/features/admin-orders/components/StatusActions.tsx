@@ -1,5 +1,5 @@
 import type { AdminStatusBody, AdminTrackingBody } from '@portal/contract/admin';
-import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract/order-status';
+import { ORDER_STATUS_TEXT, TRACKING_LIMITS, type OrderStatus } from '@portal/contract/order-status';
 import { Alert, App, AutoComplete, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
@@ -85,15 +85,15 @@ export function TrackingCorrection({ orderId, carrier, trackingNumber }: { order
   );
 }
 
-/** The carrier and the tracking number, as shipping needs them (the server's bounds: 50 and 64 characters). */
+/** The carrier and the tracking number, as shipping needs them (the server's bounds). */
 function TrackingFields() {
   return (
     <>
       <Form.Item label="快递公司" name="carrier" rules={[{ required: true, whitespace: true, message: '请填写快递公司' }]}>
-        <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" maxLength={50} />
+        <AutoComplete options={CARRIERS.map((c) => ({ value: c }))} placeholder="如 顺丰" aria-label="快递公司" maxLength={TRACKING_LIMITS.carrier} />
       </Form.Item>
       <Form.Item label="快递单号" name="trackingNumber" rules={[{ required: true, whitespace: true, message: '请填写快递单号' }]}>
-        <Input placeholder="快递单号" aria-label="快递单号" maxLength={64} />
+        <Input placeholder="快递单号" aria-label="快递单号" maxLength={TRACKING_LIMITS.trackingNumber} />
       </Form.Item>
     </>
   );
