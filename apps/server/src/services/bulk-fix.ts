@@ -355,7 +355,7 @@ export function createBulkFixService(deps: {
         });
       }
       // The fixed pictures nothing points to any more; one an order took stays for the press.
-      await deps.ordered.serialize(hubId, async () => {
+      if (removable.length > 0) await deps.ordered.serialize(hubId, async () => {
         const ordered = await deps.ordered.orderedFiles(hubId, removable);
         for (const p of removable) {
           if (ordered.has(p)) continue;

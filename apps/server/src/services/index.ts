@@ -3,7 +3,7 @@ import type { BulkFixResult } from '@portal/contract';
 import type { Config } from '../config.ts';
 import { catalogueStoreDirs } from '../db/seed/import.ts';
 import type { Db } from '../db/client.ts';
-import { createHubLock, type HubLock } from '../db/hub-lock.ts';
+import type { HubLock } from '../db/hub-lock.ts';
 import { createTaskRunner } from '../jobs/runner.ts';
 import { createLocalFileStore } from '../storage/file-store.ts';
 import { createTemplateStore } from '../storage/templates.ts';
@@ -45,8 +45,8 @@ type WebhookJobs = { webhook: { payload: WebhookJob; result: WebhookJobResult } 
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 
-/** Everything the routes call, built once per app from explicit dependencies (`asyncCommitDb`: db/client.ts). */
-export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: Db = db, hubLock: HubLock = createHubLock()) {
+/** Everything the routes call, built once per app from explicit dependencies (`asyncCommitDb`, `hubLock`: db/client.ts). */
+export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: Db, hubLock: HubLock) {
   const urls = createFileUrls(config.jwtSecret, config.fileUrlTtlSeconds);
   const store = createLocalFileStore(path.join(config.dataDir, 'files'));
   const runner = createTaskRunner<Jobs>({ db, log, names: JOB_NAMES });

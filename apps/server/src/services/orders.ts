@@ -47,12 +47,12 @@ export function checkSummaryOf(o: CheckOutcome): OrderCheckSummary {
   };
 }
 
-/** The address checks of ../shared/spec/product-spec.md §5, in its order, with its messages. */
 /** The batch's one address, named so in the refusals of its fields. */
 const BATCH_ADDRESS = '收货地址';
 /** {name}的收货地址不正确 (spec §5) for a work's address; the batch's own is 收货地址不正确, not 收货地址的收货地址不正确 (API probe). */
 const badAddressOf = (name: string) => (name === BATCH_ADDRESS ? `${BATCH_ADDRESS}不正确` : MSG.badAddress(name));
 
+/** The address checks of ../shared/spec/product-spec.md §5, in its order, with its messages. */
 function checkLocation(name: string, l: OrderLocation | undefined) {
   if (!l?.contact?.trim()) throw refuse(MSG.emptyRecipient(name), 'bad-address');
   if (!l.phone?.trim()) throw refuse(MSG.emptyPhone(name), 'bad-address');
@@ -192,13 +192,14 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         if (row.requestHash !== null && row.requestHash !== requestHash) throw new AppError(409, 'idempotency-conflict', MSG.batchKeyReused);
         return row.answer as z.infer<typeof BatchOrderAnswer>;
       };
-      const previous = await db.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
-        .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
-      if (previous[0]) return placedBefore(previous[0]);
       // Re-checked and written with no change of the hub's files between (services/ordered-paths.ts): a crop, a
       // delete or an upload of a file of this batch waits for the order and then finds it ordered, or goes first
       // and the re-check below sees it.
       return deps.ordered.serialize(caller.hubId, async () => {
+        // Asked in the hub's turn: a double-clicked 提交订单 waits for the first, then answers what it placed at once.
+        const previous = await db.select({ answer: orderBatches.answer, requestHash: orderBatches.requestHash }).from(orderBatches)
+          .where(and(eq(orderBatches.hubId, caller.hubId), eq(orderBatches.idempotencyKey, body.idempotencyKey)));
+        if (previous[0]) return placedBefore(previous[0]);
         const hub = await deps.accounts.hubLite(caller.hubId);
         const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
         if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品填写收货地址（Partial）' : '该客户统一收货（Unified），不能分别填写地址');

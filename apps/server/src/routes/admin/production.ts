@@ -13,7 +13,7 @@ export const adminProductionRoutes: FastifyPluginAsyncZod<{ services: Services }
     const q = request.query;
     const given = [q.salesOrderNumber, q.batchId, q.day].filter((v) => v !== undefined && v !== '');
     if (given.length !== 1) throw badRequest(PRODUCTION_MSG.pickOne);
-    const sel: ProductionSelection = q.salesOrderNumber ? { salesOrderNumber: q.salesOrderNumber.trim().toUpperCase() } : q.batchId ? { batchId: q.batchId } : { day: q.day! };
+    const sel: ProductionSelection = q.salesOrderNumber ? { salesOrderNumber: q.salesOrderNumber.toUpperCase() } : q.batchId ? { batchId: q.batchId } : { day: q.day! };
     return services.production.link(sel);
   });
 };
