@@ -5,7 +5,7 @@
  * (`node scripts/build-server.mjs`) and copy it beside the other as apps/server/dist/<name>.mjs, then:
  *   A=apps/server/dist/server.mjs B=apps/server/dist/server-b.mjs ROUNDS=9 node --import tsx tools/ab-upload.ts
  * Prints each round's seconds to disk and, at the end, the medians, the ratios to the sink, each server's CPU and the
- * medians of its requests' times (less noisy than a round's) and its peak RSS.
+ * medians of its requests' times (less noisy than a round's) and its peak RSS. C=, D=, … add more builds to the rounds.
  */
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
@@ -22,7 +22,9 @@ import { toolContext } from '../lib/tool-context.ts';
 import { chunkOf, sendBatch, uploadToServer, type BatchFile, type RequestTimes } from '../lib/upload.ts';
 
 const { ctx, cleanUp } = toolContext();
-const entries = { A: process.env.A ?? 'apps/server/dist/server.mjs', B: process.env.B ?? 'apps/server/dist/server.mjs' };
+const entries: Record<string, string> = { A: process.env.A ?? 'apps/server/dist/server.mjs', B: process.env.B ?? 'apps/server/dist/server.mjs' };
+for (const name of 'CDEF') if (process.env[name]) entries[name] = process.env[name]!;
+const names = Object.keys(entries);
 const rounds = Number(process.env.ROUNDS ?? 9);
 try {
   const bytes = await noiseImage({ ...IMAGE, format: 'jpeg', quality: 100, density: 300 });
@@ -43,13 +45,14 @@ try {
     });
   };
   const sinkFiles = async () => (await readdir(sinkDir)).map((n) => path.join(sinkDir, n));
-  const folders: Record<string, string[]> = { A: [], B: [] };
-  const ms: Record<string, number[]> = { A: [], B: [], sink: [] };
-  const cpu: Record<string, number> = { A: 0, B: 0 };
-  const times: Record<string, RequestTimes> = { A: { chunk: [], completing: [] }, B: { chunk: [], completing: [] } };
+  const folders: Record<string, string[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const ms: Record<string, number[]> = Object.fromEntries([...names, 'sink'].map((n) => [n, []]));
+  const cpu: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  const times: Record<string, RequestTimes> = Object.fromEntries(names.map((n) => [n, { chunk: [], completing: [] }]));
+  const allFolders = () => Object.values(folders).flat();
   const runServer = async (name: string, timed: boolean) => {
     const server = servers[name]!;
-    await nextRound([...folders.A!, ...folders.B!, ...(await sinkFiles())]);
+    await nextRound([...allFolders(), ...(await sinkFiles())]);
     const folderId = randomUUID();
     const before = cpuSecondsOf(server.pid);
     const t = await toDisk(() => uploadToServer(server, files, folderId, timed ? times[name] : undefined));
@@ -62,27 +65,26 @@ try {
     return t.diskMs;
   };
   const runSink = async (timed: boolean) => {
-    await nextRound([...folders.A!, ...folders.B!, ...(await sinkFiles())]);
+    await nextRound([...allFolders(), ...(await sinkFiles())]);
     const t = await toDisk(toSink);
     if (timed) ms.sink!.push(t.diskMs);
   };
   for (let w = 0; w < 4; w++) {
     await runSink(false);
-    await runServer('A', false);
-    await runServer('B', false);
+    for (const name of names) await runServer(name, false);
   }
   for (let r = 1; r <= rounds; r++) {
-    // The servers' order turns each round, so that neither always follows the sink.
-    const order = r % 2 ? ['A', 'B'] : ['B', 'A'];
+    // The servers' order turns each round, so that none always follows the sink.
+    const order = names.map((_, i) => names[(i + r) % names.length]!);
     await runSink(true);
     const line = [`round ${r}: sink ${(ms.sink!.at(-1)! / 1000).toFixed(2)}`];
     for (const name of order) line.push(`${name} ${((await runServer(name, true)) / 1000).toFixed(2)}`);
     console.log(line.join('  '));
   }
   const sinkMs = median(ms.sink!);
-  for (const name of ['A', 'B']) {
+  for (const name of names) {
     const m = median(ms[name]!);
-    console.log(`${name} (${entries[name as 'A' | 'B']}): median ${(m / 1000).toFixed(3)} s, ratio to the sink ${(sinkMs / m).toFixed(3)}, CPU ${(cpu[name]! / rounds).toFixed(2)} s a batch, peak RSS ${memoryOf(servers[name]!.pid).peakMb.toFixed(0)} MB, chunk p50 ${median(times[name]!.chunk).toFixed(1)} ms, completing chunk p50 ${median(times[name]!.completing).toFixed(1)} ms`);
+    console.log(`${name} (${entries[name]}): median ${(m / 1000).toFixed(3)} s, ratio to the sink ${(sinkMs / m).toFixed(3)}, CPU ${(cpu[name]! / rounds).toFixed(2)} s a batch, peak RSS ${memoryOf(servers[name]!.pid).peakMb.toFixed(0)} MB, chunk p50 ${median(times[name]!.chunk).toFixed(1)} ms, completing chunk p50 ${median(times[name]!.completing).toFixed(1)} ms`);
   }
   console.log(`sink median ${(sinkMs / 1000).toFixed(3)} s`);
 } finally {

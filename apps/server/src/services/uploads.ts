@@ -141,7 +141,8 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
   const sameFile = sql`${uploads.size} = excluded.size and ${uploads.chunkTotal} = excluded.chunk_total`;
 
   /**
-   * The upload's row, made by the first chunk to come. A finished or refused upload starts afresh
+   * The upload's row where recordChunk found none to count a chunk in: made (a chunk that came with the first
+   * of its file, and lost the race to make it), or started afresh. A finished or refused upload starts afresh
    * when another file comes under its path (another size, chunk count or label: 重新上传 sends
    * its file with a new label); a chunk of the same file finds it as it is. Started afresh, it has
    * no chunk rows: the earlier file's go in the same statement (a chunk that raced with a refusal
@@ -163,27 +164,39 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
 
   /**
    * The one statement of a chunk: adds its row to upload_chunks and counts it in its upload's row,
-   * and, when it was the last one missing, claims the file (receiving → assembling). It touches only
-   * an upload of this same file that is still receiving, or whose claimant is long gone; it answers
-   * nothing otherwise. A chunk sent again adds nothing. Its cost does not grow with the chunks already
-   * there (an index insert and one row's update; a list of them in the row grew with every chunk).
-   * Prepared once: it runs for every chunk.
+   * and, when it was the last one missing, claims the file (receiving → assembling). The first chunk
+   * of a path makes the upload's row and counts itself in it (made: nothing when the path has a row,
+   * so no number is taken from the row sequence). It touches only an upload of this same file that
+   * is still receiving, or whose claimant is long gone; it answers nothing otherwise (a finished
+   * path, another file, a row made by a chunk that came at the same time). A chunk sent again adds
+   * nothing. Its cost does not grow with the chunks already there. Prepared once: it runs for every
+   * chunk.
    */
   const open = sql`(${uploads.status} = 'receiving' or (${uploads.status} = 'assembling' and ${uploads.updatedAt} < now() - ${sql.raw(`interval '${STALE_ASSEMBLY_SECONDS} seconds'`)}))`;
+  const column = (c: { name: string }) => sql.identifier(c.name);
+  const made = chunkDb.$with('made', { id: uploads.id, status: uploads.status }).as(sql`insert into ${uploads}
+    (${column(uploads.hubId)}, ${column(uploads.folderId)}, ${column(uploads.identifier)}, ${column(uploads.filePath)}, ${column(uploads.size)},
+      ${column(uploads.chunkTotal)}, ${column(uploads.receivedCount)}, ${column(uploads.status)}, ${column(uploads.claimedBy)})
+    select ${p('hubId')}::int, ${p('folderId')}::text, ${p('identifier')}::text, ${p('filePath')}::text, ${p('size')}::bigint, ${p('chunkTotal')}::int, 1,
+      case when ${p('chunkTotal')}::int = 1 then 'assembling' else 'receiving' end, ${PROCESS_OWNER}::text
+    where not exists (select 1 from ${uploads} where ${uploads.hubId} = ${p('hubId')} and ${uploads.folderId} = ${p('folderId')} and ${uploads.filePath} = ${p('filePath')})
+    on conflict do nothing returning ${column(uploads.id)}, ${column(uploads.status)}`);
   const target = chunkDb.$with('target').as(chunkDb.select({ id: uploads.id }).from(uploads).where(and(
-    eq(uploads.hubId, sql.placeholder('hubId')), eq(uploads.folderId, sql.placeholder('folderId')), eq(uploads.filePath, sql.placeholder('filePath')),
-    eq(uploads.size, sql.placeholder('size')), eq(uploads.chunkTotal, sql.placeholder('chunkTotal')), open)));
+    eq(uploads.hubId, p('hubId')), eq(uploads.folderId, p('folderId')), eq(uploads.filePath, p('filePath')),
+    eq(uploads.size, p('size')), eq(uploads.chunkTotal, p('chunkTotal')), open)));
   const added = chunkDb.$with('added').as(chunkDb.insert(uploadChunks)
-    .select(chunkDb.select({ uploadId: target.id, chunk: sql<number>`${sql.placeholder('chunk')}::int`.as('chunk') }).from(target))
+    .select(sql`select id, ${p('chunk')}::int from ${made} union all select id, ${p('chunk')}::int from ${target}`)
     .onConflictDoNothing().returning({ uploadId: uploadChunks.uploadId }));
   const count = sql`${uploads.receivedCount} + (select count(*) from ${added})::int`;
-  const recordChunk = chunkDb.with(target, added).update(uploads).set({
+  const counted = chunkDb.$with('counted').as(chunkDb.update(uploads).set({
     receivedCount: count,
     status: sql`case when ${count} >= ${uploads.chunkTotal} then 'assembling' else 'receiving' end`,
     // The last process to record a chunk: the claimant once the row says 'assembling'.
     claimedBy: PROCESS_OWNER,
     updatedAt: sql`now()`,
-  }).where(and(sql`${uploads.id} = (select id from ${target})`, open)).returning({ id: uploads.id, status: uploads.status }).prepare('upload_record_chunk');
+  }).where(and(sql`${uploads.id} = (select id from ${target})`, open)).returning({ id: uploads.id, status: uploads.status }));
+  const recordChunk = chunkDb.with(made, target, added, counted).select({ id: sql<number>`id`.mapWith(Number), status: sql<(typeof uploads.$inferSelect)['status']>`status` })
+    .from(sql`(select id, status from ${made} union all select id, status from ${counted}) as recorded`).prepare('upload_record_chunk');
 
   /** One statement: the stored file's row and the upload's end, together or not at all. Prepared once: it runs for every file. */
   const stored = db.$with('stored').as(db.insert(storedFiles).values({
@@ -387,8 +400,8 @@ export function createUploadService(deps: { db: Db; asyncCommitDb?: Db; store: F
   async function record(hubId: number, f: ChunkFields, part: PartFile): Promise<ChunkAnswer> {
     const rel = `upload/${f.folderId}/${f.filePath}`;
     const fields = { hubId, folderId: f.folderId, identifier: f.identifier, filePath: f.filePath, size: f.size, chunkTotal: f.chunkTotal };
-    // Most chunks find their upload receiving: one statement. The first chunk of a file (and a chunk
-    // of another file under a finished path) makes or restarts the row, then records.
+    // One statement, which makes the upload's row for the first chunk of a file. A chunk of another file under a
+    // finished path, or one that came with the first of its file, finds nothing: the row is made or restarted, then it records.
     let [row] = await recordChunk.execute({ ...fields, chunk: f.chunkIndex });
     if (!row) {
       await ensureUpload.execute(fields);
