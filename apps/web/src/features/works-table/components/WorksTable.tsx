@@ -18,11 +18,7 @@ import { isPreflightRow, PREFLIGHT_PREFIX, PreflightActions, PreflightNameCell, 
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
 import { RowActions } from './RowActions.tsx';
-
-/** What the table hands to antd: only the key. Cells read everything else from the store. */
-interface RowRef {
-  uuid: string;
-}
+import { keepRowKeys, NO_ROW_KEYS, type RowKeys, type RowRef } from '../lib/row-keys.ts';
 
 export interface WorksTableProps {
   /** The address line under each row (hubs with batchAddressParsing). */
@@ -80,19 +76,31 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
     () => (onlyUuids || preflightRows.length === 0 ? uuids : rowsInPlace(uuids, preflightRows, placeOf)),
     [uuids, preflightRows, onlyUuids, placeOf],
   );
-  const selectedKeys = useWorks((s) => s.selectedKeys);
   const [previewing, setPreviewing] = useState<string | undefined>();
   const [renaming, setRenaming] = useState<string | undefined>();
 
-  // The same record object for the same uuid, so antd sees unchanged rows as unchanged.
-  const refs = useRef(new Map<string, RowRef>());
-  const data = useMemo(() => {
-    const previous = refs.current;
-    const next = new Map<string, RowRef>();
-    for (const uuid of shown) next.set(uuid, previous.get(uuid) ?? { uuid });
-    refs.current = next;
-    return [...next.values()];
-  }, [shown]);
+  // What the table hands to antd: the uuid and the row's key (lib/row-keys.ts), the same object for the same row, so
+  // antd sees unchanged rows as unchanged. Cells read everything else from the store.
+  const keys = useRef<RowKeys>(NO_ROW_KEYS);
+  const { data, keyOf, uuidOf } = useMemo(() => {
+    const preflightPlaces = new Map<string, RowPlace | undefined>();
+    for (const item of preflightRows) if (item) preflightPlaces.set(`${PREFLIGHT_PREFIX}${item.key}`, item.place);
+    const placeOfRow = (uuid: string) => {
+      if (!isPreflightRow(uuid)) return placeOf(uuid).join(':');
+      // Where the item's first work will stand.
+      const place = preflightPlaces.get(uuid);
+      return place ? [...place, 0].join(':') : '';
+    };
+    keys.current = keepRowKeys(shown, placeOfRow, keys.current);
+    const rows = [...keys.current.rows.values()];
+    const uuidByKey = new Map(rows.map((r) => [r.key, r.uuid]));
+    const byUuid = keys.current.rows;
+    return {
+      data: rows,
+      keyOf: (uuid: string) => byUuid.get(uuid)?.key ?? uuid,
+      uuidOf: (key: string) => uuidByKey.get(key) ?? key,
+    };
+  }, [shown, preflightRows, placeOf]);
 
   // Every column adds up to 1,198 px with the checkboxes: a 1280×720 screen shows them all, 匹配状态 too (at 1,394 it
   // and 调色 scrolled under 操作: LAN walk, 2026-11-30); long names are cut with their whole text on hover.
@@ -117,6 +125,8 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
     ],
     [onReselect],
   );
+  const selectedKeys = useWorks((s) => s.selectedKeys);
+  const selectedRowKeys = useMemo(() => selectedKeys.map(keyOf), [selectedKeys, keyOf]);
   const scrollX = useMemo(() => columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 48), [columns]);
 
   const expandedRowRender = useCallback((r: RowRef) => renderAddress?.(r.uuid), [renderAddress]);
@@ -127,7 +137,7 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
     <>
       <Table<RowRef>
         virtual
-        rowKey="uuid"
+        rowKey="key"
         size="middle"
         columns={columns}
         dataSource={data}
@@ -136,7 +146,7 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无作品，请先上传文件" /> }}
         rowSelection={{
           columnWidth: 48,
-          selectedRowKeys: selectedKeys as string[],
+          selectedRowKeys,
           renderCell: (checked, row, _index, node) => isPreflightRow(row.uuid) ? null : (
             <DeferredCheckbox uuid={row.uuid} checked={checked}>
               {node}
@@ -146,11 +156,11 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
           getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
           // A preflight row is no work yet: it cannot be chosen (全选 leaves it out).
           getCheckboxProps: (row) => ({ disabled: isPreflightRow(row.uuid) }),
-          onChange: (keys) => setSelectedWorks(keys.map(String).filter((k) => !isPreflightRow(k))),
+          onChange: (chosen) => setSelectedWorks(chosen.map((k) => uuidOf(String(k))).filter((u) => !isPreflightRow(u))),
         }}
         expandable={
           renderAddress
-            ? { expandedRowRender, expandedRowKeys: uuids as string[], showExpandColumn: false, expandedRowClassName: () => 'works-address-row' }
+            ? { expandedRowRender, expandedRowKeys: uuids.map(keyOf), showExpandColumn: false, expandedRowClassName: () => 'works-address-row' }
             : undefined
         }
       />
