@@ -15,6 +15,8 @@ export type TicketInfo = {
   toning: string;
   addresses: string[];
   createdAt: string;
+  /** What the check warned of when the order was placed, and the customer ordered with (a resolution below the SKU's). */
+  warnings: string[];
 };
 
 /** The face of the collection the tickets use: Simplified Chinese. */
@@ -112,6 +114,8 @@ export async function renderJobTicket(info: TicketInfo, fontPath: string): Promi
   row('总页数', String(info.pageCount));
   for (const c of info.components) row(c.name, `尺寸 ${c.size}　页数 ${c.pages}${c.pageList ? `（${c.pageList}）` : ''}　纸张 ${c.paper || '—'}`);
   row('调色', info.toning);
+  // The press sees that the customer knew (it was only on the order's page in the console).
+  if (info.warnings.length > 0) row('客户已确认', info.warnings.join('；'));
   info.addresses.forEach((a, i) => row(info.addresses.length > 1 ? `收货地址${i + 1}` : '收货地址', a));
   return doc.save();
 }

@@ -155,6 +155,7 @@ export function createProductionService(deps: { db: Db; store: FileStore; catalo
         };
       }),
       toning: o.toning === 'Manual' ? `人工调色${o.customToning ? `：${o.customToning}` : ''}` : '不调色',
+      warnings: o.checkSummary?.warnings ?? [],
       addresses: (o.orderLocations ?? []).map((l) => `${l.contact} ${l.phone} ${l.province}${l.city}${l.district}${l.address}${l.quantity ? `（${l.quantity}份）` : ''}`),
     };
   }

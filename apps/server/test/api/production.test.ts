@@ -176,6 +176,14 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     const text = await pdfText(ticket);
     for (const want of ['生产单', so, '5寸照片冲印', '份数', '2', '照片', '127×89 mm', '页数 2', '收货地址', '广东省', '不调色']) expect(text).toContain(want);
     expect(text.replaceAll(/\s/g, '')).toContain(longName);
+    expect(text).not.toContain('客户已确认');
+  }, 120_000);
+
+  it('names on a ticket the warning the customer ordered with, as the order\'s page does (the sheet at the press said nothing of it)', async () => {
+    // 5寸 at 150 dpi: the size is right, the resolution below the SKU's 300 (dpiAbnormal, 确认使用 before the order).
+    const low = await sharp({ create: { width: 750, height: 526, channels: 3, background: '#aa6688' } }).jpeg().withMetadata({ density: 150 }).toBuffer();
+    const text = await ticketOfOne(low, '低清合影.jpg', ['PH-5', 'PH5-GL-NB'], 1);
+    expect(text).toContain('客户已确认 分辨率低于要求：1 个文件（低清合影.jpg）');
   }, 120_000);
 
   it('names on a brochure\'s ticket the pages of one PDF that go to each component, with its paper (the sheet said 文件, 页数 24)', async () => {
