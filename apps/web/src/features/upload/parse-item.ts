@@ -20,7 +20,17 @@ const POLL_TOLERANCE = 3;
 
 export class ParseFailure extends Error {
   override readonly name = 'ParseFailure';
+  /**
+   * The server judged the file (a damaged zip, nothing in it to order): parsing it again gives the same answer, so
+   * no 重新解析 is offered for it.
+   */
+  constructor(message: string, readonly lasting = false) {
+    super(message);
+  }
 }
+
+/** A refusal about the file itself: a 4xx other than the session's, a conflict's or the server's load. */
+export const refusesTheFile = (status: number) => status >= 400 && status < 500 && ![401, 403, 408, 409, 429].includes(status);
 
 function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -47,7 +57,7 @@ export async function parseItem(
     answer = await parseUploadedItem(filePath, customerHubId, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ParseFailure(errorMessage(error));
+    throw new ParseFailure(errorMessage(error), isApiError(error) && refusesTheFile(error.status));
   }
   if (answer.state === 200) return answer.message;
   return pollParseTask(answer.message.taskId, onProgress, signal);
@@ -79,6 +89,7 @@ export async function pollParseTask(
       if (!task.jsonContent) throw new ParseFailure('');
       return task.jsonContent;
     }
-    if (task.status === 'failed') throw new ParseFailure(task.error ?? '');
+    // A task fails for the file (the server retries what it can itself).
+    if (task.status === 'failed') throw new ParseFailure(task.error ?? '', true);
   }
 }

@@ -7,7 +7,8 @@
  * The life of an item, as its entry shows it:
  *   start/uploading → start/parsing → success (removed after SUCCESS_LINGER_MS; rows appended)
  *                   ↘ failure (上传失败，请重试！; 重试 sends the failed files again)
- *                                 ↘ failure (文件解析失败：<server text>; 重新解析)
+ *                                 ↘ failure (文件解析失败：<server text>; 重新解析 when the call failed,
+ *                                   none when the server judged the file: a zip it cannot read stays so)
  * Keep in mind:
  * - an item is parsed once every one of its files is uploaded, never before: the server parses
  *   what it has on disk;
@@ -28,7 +29,7 @@ import { deleteStoredFile } from './api/delete-file.ts';
 import { storedChunks } from './api/stored-chunks.ts';
 import { naturalCompare } from './lib/natural-order.ts';
 import { groupByTopLevel, itemArticleName, screenFiles, type PickedFile } from './lib/pick.ts';
-import { ParseFailure, pollParseTask } from './parse-item.ts';
+import { ParseFailure, pollParseTask, refusesTheFile } from './parse-item.ts';
 import { parseUploadedItems } from './api/parse.ts';
 import { measureFiles } from './preflight/measurer.ts';
 import { chunkCount, createUploader, type UploadJob } from './uploader.ts';
@@ -168,13 +169,14 @@ function createUploadFlow(page: Batch) {
     landParsed();
   }
 
-  function failParse(key: string, text: string) {
+  /** `again`: 重新解析 is offered (the call failed, not the file: a zip that cannot be read gives the same answer again). */
+  function failParse(key: string, text: string, again: boolean) {
     updateCheckEntry(key, {
       status: 'failure',
       phase: undefined,
       taskProgress: undefined,
       message: text ? `${MSG.parseFailed}：${text}` : MSG.parseFailed,
-      retry: 'parse',
+      retry: again ? 'parse' : undefined,
     });
     // The failure in the upload list replaces the preflight's row.
     removePreflightItems([key]);
@@ -186,7 +188,7 @@ function createUploadFlow(page: Batch) {
     if (!item || !batch) return;
     addUnsupportedNotices(result.unsupported.map((u) => ({ ...u, itemName: item.name })));
     if (result.works.length === 0) {
-      failParse(key, '没有可下单的图片或PDF文件');
+      failParse(key, '没有可下单的图片或PDF文件', false);
       return;
     }
     const works = result.works;
@@ -224,20 +226,20 @@ function createUploadFlow(page: Batch) {
     try {
       results = await parseUploadedItems(sent.map((k) => items[k]!.filePath), hub);
     } catch (error) {
-      for (const key of sent) if (uploadStore.getState().items[key]) failParse(key, errorMessage(error));
+      for (const key of sent) if (uploadStore.getState().items[key]) failParse(key, errorMessage(error), true);
       return;
     }
     results.forEach((r, i) => {
       const key = sent[i]!;
       if (!uploadStore.getState().items[key]) return;
-      if ('error' in r) failParse(key, r.error.message);
+      if ('error' in r) failParse(key, r.error.message, !refusesTheFile(r.error.status));
       else if (r.answer.state === 200) parsed(key, r.answer.message);
       else {
         const { taskId } = r.answer.message;
         void polls(() => pollParseTask(taskId, (progress) => updateCheckEntry(key, { taskProgress: progress }))).then(
           (result) => parsed(key, result),
           (error: unknown) => {
-            if (uploadStore.getState().items[key]) failParse(key, error instanceof ParseFailure ? error.message : MSG.networkError);
+            if (uploadStore.getState().items[key]) failParse(key, error instanceof ParseFailure ? error.message : MSG.networkError, !(error instanceof ParseFailure && error.lasting));
           },
         );
       }
