@@ -204,3 +204,10 @@ export async function closeLeftovers(page: Page): Promise<void> {
     for (const until = Date.now() + 2_000; Date.now() < until && (await open.count()) >= before;) await page.waitForTimeout(50);
   }
 }
+
+/** Whether an <img> has loaded and drawn a picture (a broken link loads with no width). */
+export const imageDrawn = (img: Locator): Promise<boolean> =>
+  img.evaluate((el) => {
+    const i = el as unknown as { complete: boolean; naturalWidth: number };
+    return i.complete && i.naturalWidth > 0;
+  });

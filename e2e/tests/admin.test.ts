@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftovers, launchBrowser, login, newPage, shot } from '../support/browser.ts';
+import { closeLeftovers, imageDrawn, launchBrowser, login, newPage, shot } from '../support/browser.ts';
 import { chooseFivePrint, rowOf, upload } from '../support/ordering.ts';
 import { DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
@@ -111,7 +111,7 @@ describe('the operator console', () => {
     await page.getByTestId('price-basis').getByText('1张 × ¥0.68', { exact: true }).waitFor();
     // The thumbnail is a real picture loaded through its signed link.
     const thumb = page.getByRole('img', { name: '发货照片.jpg' });
-    await expect.poll(() => thumb.evaluate((img) => { const i = img as unknown as { complete: boolean; naturalWidth: number }; return i.complete && i.naturalWidth > 0; }), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => imageDrawn(thumb), { timeout: 20_000 }).toBe(true);
     await page.getByRole('cell', { name: '通过' }).waitFor();
     await shot(page, 'admin-order-page');
     // Back to the list: the search is still there with its one row (it came back empty of filters: console walk).

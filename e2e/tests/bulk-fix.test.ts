@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { shot } from '../support/browser.ts';
+import { imageDrawn, shot } from '../support/browser.ts';
 import { afterStep, leaveOrderPage, openOrderPage, rowOf, toast } from '../support/ordering.ts';
 import { chooseForChecked } from '../support/picker.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -155,7 +155,7 @@ describe('批量修复 of the checked rows', () => {
     const preview = page.getByRole('dialog', { name: '预览：偏小照片' });
     const img = preview.getByRole('img', { name: '偏小照片.jpg' });
     await expect.poll(() => img.getAttribute('src')).toMatch(/\/api\/files\/preview\/\d+\/fixes\//);
-    await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await expect.poll(() => imageDrawn(img)).toBe(true);
     await preview.locator('.ant-modal-footer').getByRole('button', { name: '关闭' }).click();
     await preview.waitFor({ state: 'hidden' });
 

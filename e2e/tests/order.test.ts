@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, shot } from '../support/browser.ts';
+import { imageDrawn, launchBrowser, newPage, shot } from '../support/browser.ts';
 import { apiLogin, DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
 import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
@@ -524,6 +524,9 @@ describe('the batch order', () => {
       // The files of an order.
       await ordered.getByRole('button', { name: /展开/ }).click();
       await page.getByText('收件乙.jpg', { exact: true }).waitFor();
+      // With its thumbnail, drawn from the server's preview (the page named the files only: walk, 2026-11-30).
+      const thumb = page.getByRole('img', { name: '收件乙.jpg' });
+      await expect.poll(() => imageDrawn(thumb), { timeout: 15_000 }).toBe(true);
       await shot(page, 'order-orders-partial');
     });
   });

@@ -454,6 +454,29 @@ describe('upload and parsing', () => {
     }
   });
 
+  it('a parse call that fails on its way offers 重新解析, which makes the rows', async () => {
+    const path = join(fx.dir, '断网解析.jpg');
+    await writeFile(path, await labelledJpeg('断网解析', 200));
+    let refused = 0;
+    await page.route('**/api/sales_order/parseItems', async (route) => {
+      const { filePaths } = route.request().postDataJSON() as { filePaths: string[] };
+      if (refused === 0 && filePaths.some((p) => p.endsWith('/断网解析.jpg'))) {
+        refused++;
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
+    try {
+      await page.getByTestId('upload-files-input').setInputFiles(path);
+      const entry = page.getByRole('list', { name: '文件检查' }).getByRole('listitem', { name: '断网解析' });
+      await entry.getByText(/^文件解析失败/).waitFor({ timeout: ROWS_TIMEOUT_MS });
+      await entry.getByRole('button', { name: '重新解析' }).click();
+      await lastRow(page, '断网解析');
+      expect(refused).toBe(1);
+    } finally {
+      await page.unroute('**/api/sales_order/parseItems');
+    }
+  });
+
   it('progress counts bytes as they are sent: a one-chunk photo moves before its answer', async () => {
     // About 1.1 MB of noise: one chunk. The upload is throttled so that sending it takes seconds.
     const path = join(fx.dir, '单块照片.jpg');

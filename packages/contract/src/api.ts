@@ -457,7 +457,8 @@ export const OrderTimelineEntry = z.object({
 export type OrderTimelineEntry = z.infer<typeof OrderTimelineEntry>;
 export const SalesOrder = z.object({
   salesOrderNumber: z.string(), articleName: z.string(), fileName: z.string(), filePath: z.string(),
-  files: z.array(z.object({ fileName: z.string(), filePath: z.string(), component: z.string().nullable() })),
+  /** thumbnailUrl: a signed link (it works in an <img>; it expires), page 1 of a PDF. */
+  files: z.array(z.object({ fileName: z.string(), filePath: z.string(), component: z.string().nullable(), thumbnailUrl: z.string() })),
   productId: z.number().int(), productName: z.string(), sku: z.string(), quantity: z.number().int(), pageCount: z.number().int(),
   addPageNum: z.number().int(), unitPrice: z.number(), amount: z.number(), toning: Toning, deliveryMethod: z.enum(['Unified', 'Partial']),
   orderLocations: z.array(OrderLocation).nullable(), createdAt: z.string(),

@@ -74,8 +74,7 @@ export function createAdminOrderService(deps: { db: Db; status: OrderStatusServi
         basisText: pricing?.text ?? legacyBasisText(r.quantity, unitPrice),
         files: files.map((f) => ({
           fileName: f.fileName, filePath: f.filePath, component: f.component,
-          // Page 1 of a PDF, the picture itself otherwise (the preview route makes and keeps it).
-          thumbnailUrl: deps.previews.link(r.hubId, f.filePath, /\.pdf$/i.test(f.filePath) ? 1 : null).url,
+          thumbnailUrl: deps.previews.thumbnail(r.hubId, f.filePath),
           downloadUrl: `${deps.urls.hubFile(r.hubId, f.filePath)}&download=1`,
         })),
         check: checkSummary ?? null,

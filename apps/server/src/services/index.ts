@@ -73,7 +73,7 @@ export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: 
   });
   runner.register('bulk-fix', (payload, ctx) => bulkFix.runJob(payload, ctx));
   runner.assertComplete();
-  const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus, ordered });
+  const orders = createOrderService({ db, check, catalogue, accounts, status: orderStatus, ordered, previews });
   const hashes = createContentHashes({ db, store, log });
   // Every order event becomes a webhook message (and, with an endpoint set, a delivery) in the transaction of its change.
   orderEvents.on((tx, event) => webhooks.onOrderEvent(tx, event));

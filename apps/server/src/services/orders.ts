@@ -17,6 +17,7 @@ import type { CheckService } from './check.ts';
 import { firstUnknownRegion } from './locations.ts';
 import type { OrderStatusService } from './order-status.ts';
 import type { OrderedPaths } from './ordered-paths.ts';
+import type { PreviewService } from './previews.ts';
 
 type QuoteWork = { uuid: string; articleName: string; quantity: number; productId: number; propertyConfigId: number };
 
@@ -75,7 +76,7 @@ function locationsOf(w: BatchOrderBody['works'][number], unified: OrderLocation 
  * then one sales order per work is written in one transaction. The idempotency key makes a repeated
  * submit answer the first result and create nothing.
  */
-export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService; ordered: OrderedPaths }) {
+export function createOrderService(deps: { db: Db; check: CheckService; catalogue: CatalogueService; accounts: AccountService; status: OrderStatusService; ordered: OrderedPaths; previews: PreviewService }) {
   const { db } = deps;
 
   /**
@@ -335,7 +336,8 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
             from: h.fromStatus, to: h.toStatus, toText: ORDER_STATUS_TEXT[h.toStatus], at: h.createdAt.toISOString(),
             by: h.actorRole === 'customer' ? '您' : '印刷厂', note: h.note, carrier: h.carrier, trackingNumber: h.trackingNumber,
           })),
-          salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, fileName: r.fileName, filePath: r.filePath, files: r.files,
+          salesOrderNumber: r.salesOrderNumber, articleName: r.articleName, fileName: r.fileName, filePath: r.filePath,
+          files: r.files.map((f) => ({ ...f, thumbnailUrl: deps.previews.thumbnail(r.hubId, f.filePath) })),
           productId: r.productId, productName: r.productName, sku: r.sku, quantity: r.quantity, pageCount: r.pageCount, addPageNum: r.addPageNum,
           unitPrice: Number(r.unitPrice), amount: Number(r.amount), toning: r.toning, deliveryMethod: r.deliveryMethod,
           orderLocations: r.orderLocations ?? null, createdAt: r.createdAt.toISOString(),

@@ -184,6 +184,8 @@ export function createPreviewService(db: Db, store: FileStore, urls: FileUrls) {
       return out;
     },
     link,
+    /** A stored file's thumbnail: page 1 of a PDF, the picture itself otherwise (the preview route makes and keeps it). */
+    thumbnail: (hubId: number, rel: string) => link(hubId, rel, /\.pdf$/i.test(rel) ? 1 : null).url,
     forget,
     /** Requests of a hub waiting for a preview being made (queued or running). */
     pending: (hubId: number) => pendingByHub.get(hubId) ?? 0,

@@ -89,6 +89,12 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     expect(orders.map((o) => o.articleName).sort()).toEqual(['订单A', '订单B']);
     expect(orders[0]).toMatchObject({ deliveryMethod: 'Unified', productName: '5寸照片冲印', orderLocations: [expect.objectContaining({ province: '广东省' })] });
     expect(orders[0]!.files[0]!.fileName).toMatch(/订单[AB]\.jpg/);
+    // Each file's thumbnail, for the customer's 我的订单 as for the console's order page: a signed link an <img> follows
+    // without a token (the page named the files only). Altered, it names nothing.
+    const thumb = await fetch(t.url + orders[0]!.files[0]!.thumbnailUrl);
+    expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width).toBeGreaterThan(0);
+    expect((await fetch(t.url + orders[0]!.files[0]!.thumbnailUrl.replace(/订单|%E8%AE%A2%E5%8D%95/, '%E5%8F%A6'))).status).toBe(403);
 
     expect((await t.call('GET', '/api/sales_order', { token: partial })).headers.get('x-total-count')).toBe('0');
     const del = await t.call('POST', '/api/files/deleteFile', { token: demo, body: { filePath: a.filePath } });

@@ -1,5 +1,5 @@
 import type { SalesOrder } from '@portal/contract/api';
-import { Alert, App, Button, Flex, List, Popconfirm, Table, Tag, Timeline, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Flex, Image, List, Popconfirm, Table, Tag, Timeline, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
@@ -16,22 +16,29 @@ const skuLines = (sku: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/**
+ * The order's files, each with its thumbnail (page 1 of a PDF; a click shows it large): in a batch of hundreds the
+ * customer finds a work by its picture, not only its name. Thumbnails load as they scroll into the list's view.
+ */
 function Files({ order }: { order: SalesOrder }) {
   return (
-    <List
-      size="small"
-      header={<Typography.Text type="secondary">{`文件（${order.files.length}个）`}</Typography.Text>}
-      dataSource={order.files}
-      renderItem={(f) => (
-        <List.Item>
-          <Flex gap={8} align="center">
-            <Typography.Text>{f.fileName}</Typography.Text>
-            {f.component && <Tag>{f.component}</Tag>}
-          </Flex>
-        </List.Item>
-      )}
-      style={{ maxHeight: 320, overflowY: 'auto' }}
-    />
+    <Image.PreviewGroup>
+      <List
+        size="small"
+        header={<Typography.Text type="secondary">{`文件（${order.files.length}个）`}</Typography.Text>}
+        dataSource={order.files}
+        renderItem={(f) => (
+          <List.Item>
+            <Flex gap={8} align="center">
+              <Image src={f.thumbnailUrl} alt={f.fileName} width={48} height={48} loading="lazy" style={{ objectFit: 'contain', background: '#fafafa' }} />
+              <Typography.Text>{f.fileName}</Typography.Text>
+              {f.component && <Tag>{f.component}</Tag>}
+            </Flex>
+          </List.Item>
+        )}
+        style={{ maxHeight: 320, overflowY: 'auto' }}
+      />
+    </Image.PreviewGroup>
   );
 }
 
