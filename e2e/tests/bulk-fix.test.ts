@@ -101,6 +101,8 @@ describe('批量修复 of the checked rows', () => {
 
     await page.getByRole('button', { name: '批量修复' }).click();
     const dialog = page.getByRole('dialog', { name: '批量修复' });
+    // It says what it covers: the checked rows' files.
+    await dialog.getByText(/^所选4个作品中共4个文件待处理，其他作品不受影响。/).waitFor();
     // Each file comes with the fix that suits its problem.
     const chosen = async (file: string) => (await dialog.getByRole('row').filter({ hasText: file }).locator('.ant-select-content, .ant-select-selection-item').first().textContent())?.trim();
     await expect.poll(() => chosen('偏小照片.jpg')).toBe('裁切填充');
@@ -194,6 +196,10 @@ describe('批量修复 of the checked rows', () => {
     await row.getByText('已匹配').waitFor();
     await dialog.getByRole('button', { name: '完成' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // Accepted, it has nothing left to fix: 批量修复 again does not list it (it did, to be accepted again).
+    await page.getByRole('button', { name: '批量修复' }).click();
+    await toast(page, '所选作品没有需要修复的文件（请先选择产品完成校验）');
+    expect(await dialog.count()).toBe(0);
   });
 
   it('a fix undone after 文件检查 had emptied lists the file there again', async () => {

@@ -188,7 +188,8 @@ export function BulkFixDialog({ targets, onClose, onChanged }: {
       onCancel={phase.name === 'running' ? undefined : onClose} closable={phase.name !== 'running'} maskClosable={false} footer={footer} destroyOnHidden>
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">
-          共{targets.length}个文件待处理。修复后的文件另存，原文件保留，可随时撤销；修复后作品会自动重新校验，分辨率不足的文件仍会提示分辨率异常。
+          {/* Only the chosen works' files (it did not say so: walk, 2026-11-30); the other rows are left as they are. */}
+          {`所选${new Set(targets.map((t) => t.workUuid)).size}个作品中共${targets.length}个文件待处理，其他作品不受影响。`}修复后的文件另存，原文件保留，可随时撤销；修复后作品会自动重新校验，分辨率不足的文件仍会提示分辨率异常。
         </Typography.Text>
         {hasFill && phase.name === 'choose' && (
           <Radio.Group value={position} onChange={(e) => { setPosition(e.target.value as FillPosition); setPlan(null); }}

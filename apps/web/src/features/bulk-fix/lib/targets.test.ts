@@ -29,4 +29,14 @@ describe('the fixes offered for a checked file', () => {
     expect(t).toEqual([{ workUuid: 'w', articleName: '作品', filePath: 'upload/f/b.jpg', fileName: 'b.jpg', problem: '尺寸不符', kinds: ['fill', 'fit', 'delete'], kind: 'fill' }]);
     expect(percent(0.04471)).toBe('4.5%');
   });
+
+  it('leaves out a warning the customer accepted, by 批量确认使用 (the file\'s) or 确认使用 (the work\'s): it was listed again', () => {
+    const low = row({ itemPath: 'upload/f/low.jpg', filename: 'low.jpg', resolutionWarning: true, resolutionDetect: 150 });
+    const bad = row({ itemPath: 'upload/f/b.jpg', filename: 'b.jpg', width: 76, height: 51, pass: false, resolutionWarning: true, reason: '尺寸不符' });
+    const paths = (t: ReturnType<typeof targetsOf>) => t.map((x) => x.filePath);
+    expect(paths(targetsOf([{ uuid: 'w', articleName: '作品', checkResult: { message: { fileCheckResult: [low] } } }]))).toEqual(['upload/f/low.jpg']);
+    expect(paths(targetsOf([{ uuid: 'w', articleName: '作品', checkResult: { message: { fileCheckResult: [{ ...low, resolutionAccepted: true }] } } }]))).toEqual([]);
+    // 确认使用 marks the work's answer; a file failing besides its resolution is still to fix.
+    expect(paths(targetsOf([{ uuid: 'w', articleName: '作品', checkResult: { fileCheckResult: [low, bad], resolutionAccepted: true } }]))).toEqual(['upload/f/b.jpg']);
+  });
 });

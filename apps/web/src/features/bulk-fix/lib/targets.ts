@@ -41,18 +41,23 @@ export function fixesFor(r: FileCheckRow): { kinds: FixKind[]; suggested: FixKin
   return { kinds, suggested, ...(note ? { note } : {}) };
 }
 
-type Answer = { fileCheckResult: FileCheckRow[] } | { message: { fileCheckResult: FileCheckRow[] } };
+type Answer = { fileCheckResult: FileCheckRow[]; resolutionAccepted?: boolean } | { message: { fileCheckResult: FileCheckRow[] } };
 export const checkRowsOf = (m: Answer | null | undefined): FileCheckRow[] => (!m ? [] : 'fileCheckResult' in m ? m.fileCheckResult : m.message.fileCheckResult);
 
-/** The files of checked works that fail or warn, each with its fixes (PDF pages of one file count once). */
+/**
+ * The files of checked works that fail or warn, each with its fixes (PDF pages of one file count once). A warning the
+ * customer accepted (批量确认使用 marks the file, 确认使用 the work's answer) leaves nothing to fix.
+ */
 export function targetsOf(works: ReadonlyArray<{ uuid: string; articleName: string; checkResult?: Answer | null }>): FixTarget[] {
   const out: FixTarget[] = [];
   for (const w of works) {
     const seen = new Set<string>();
     const rows = checkRowsOf(w.checkResult);
+    const workAccepted = !!w.checkResult && 'fileCheckResult' in w.checkResult && w.checkResult.resolutionAccepted === true;
     const labels = fileLabels(rows.map((r) => r.itemPath));
     for (const r of rows) {
-      if ((r.pass && !r.resolutionWarning) || seen.has(r.itemPath)) continue;
+      if (r.pass && (!r.resolutionWarning || r.resolutionAccepted || workAccepted)) continue;
+      if (seen.has(r.itemPath)) continue;
       seen.add(r.itemPath);
       const { kinds, suggested, note } = fixesFor(r);
       out.push({ workUuid: w.uuid, articleName: w.articleName, filePath: r.itemPath, fileName: labels.get(r.itemPath) ?? r.filename, problem: r.reason ?? '', kinds, kind: suggested, ...(note ? { note } : {}) });
