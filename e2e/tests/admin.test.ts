@@ -253,6 +253,21 @@ describe('the operator console', () => {
     // Nothing was imported: the check's answer is still the page's last.
     expect(await page.getByText('已导入').count()).toBe(0);
 
+    // 导出当前目录: the catalogue as it is, which checks back with nothing to change (it could not be had back).
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: '导出当前目录' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^catalogue-\d{4}-\d{2}-\d{2}\.json$/);
+    const exportedText = await readFile((await saved.path())!, 'utf8');
+    expect((JSON.parse(exportedText) as { products: unknown[] }).products).toHaveLength(catalogue.products.length);
+    await page.getByRole('checkbox', { name: /文件中没有的产品标记为已取消/ }).uncheck();
+    await page.locator('input[type=file]').setInputFiles({ name: saved.suggestedFilename(), mimeType: 'application/json', buffer: Buffer.from(exportedText) });
+    await page.getByText(`已选择：${saved.suggestedFilename()}`).waitFor();
+    await page.getByRole('button', { name: '检查' }).click();
+    await page.getByText(/^产品: \d+（新增 0，更新 0，删除或取消 0）$/).waitFor();
+    await page.getByText(/^价格: \d+（新增 0，更新 0，删除或取消 0）$/).waitFor();
+    await shot(page, 'admin-catalogue-export-checked');
+
     // An address the console does not have: its 404 in the console's frame, back to its orders.
     await page.goto(`${server.url}/admin/no-such-page`);
     await page.getByText('您访问的页面不存在').waitFor();

@@ -165,3 +165,7 @@ export const CatalogueImportAnswer = z.object({
   summary: z.array(z.string()),
 });
 export const CatalogueImportRefusal = z.object({ message: z.string(), code: z.string(), problems: z.array(CatalogueProblem) });
+/** The shop's catalogue in the file format of `npm run import-catalogue` (its fields: README, Catalogue import). */
+export const CatalogueFile = z.object({
+  name: z.string(), categories: z.array(z.unknown()), products: z.array(z.unknown()), prices: z.array(z.unknown()),
+});

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { exportCatalogue } from '../db/seed/export.ts';
 import { CatalogueImportError, formatSummary, importCatalogue, parseCatalogueFile, type CatalogueProblem } from '../db/seed/import.ts';
 import { AppError } from '../errors.ts';
 
@@ -8,9 +9,12 @@ const refused = (problems: CatalogueProblem[]) =>
 /**
  * The catalogue import of the console: the same validation and import as `npm run import-catalogue`
  * (db/seed/import.ts), for a JSON file uploaded alone. Its templates must already be in the shop's store.
+ * The export is the catalogue as it is, in that file's format, to edit and import again.
  */
 export function createAdminCatalogueService(db: Db, dirs: { templatesDir: string; imagesDir: string }) {
   return {
+    export: () => exportCatalogue(db),
+
     async import(file: Uint8Array, opts: { dryRun: boolean; prune: boolean }) {
       const parsed = parseCatalogueFile(file);
       if (!parsed.ok) throw refused(parsed.problems);

@@ -201,6 +201,38 @@ describe.each(DB_KINDS)('operator administration on %s', (kind) => {
     expect(done.summary[1]).toMatch(/^产品: \d+（新增 0，更新 0，删除或取消 0）$/);
   });
 
+  it('exports the catalogue as a file that imports back unchanged, and an edited price in it changes that price alone (there was no way to get the file back)', async () => {
+    const exported = await t.call('GET', '/api/admin/catalogue/export', { token: op });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="catalogue-\d{4}-\d{2}-\d{2}\.json"$/);
+    type Cat = { products: Array<{ number: string; skus: Array<{ number: string }> }>; prices: Array<{ sku: string; retail?: number; customerPrices: Array<{ customer: string; amount: number }> }> };
+    const file = await json<Cat>(exported);
+    const demo = JSON.parse(await readFile(DEMO_CATALOGUE_FILE, 'utf8')) as Cat;
+    expect(file.products.map((p) => p.number).sort()).toEqual(demo.products.map((p) => p.number).sort());
+    expect(file.prices.map((p) => p.sku).sort()).toEqual(demo.prices.map((p) => p.sku).sort());
+    const send = (body: unknown, q = '') => t.call('POST', `/api/admin/catalogue/import${q}`, { token: op, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    // Checked and imported as it came: every kind of row unchanged.
+    const summary = async (body: unknown, q = '') => {
+      const res = await send(body, q);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await json<{ summary: string[] }>(res)).summary.filter((l) => /^\S+: \d+（/.test(l));
+    };
+    const unchanged = await summary(file, '?dryRun=true');
+    expect(unchanged).toHaveLength(9);
+    for (const line of unchanged) expect(line).toMatch(/（新增 0，更新 0，删除或取消 0）$/);
+    // One customer's price edited: that one line changes, and the next export says so.
+    const edited = structuredClone(file);
+    const line = edited.prices.find((p) => p.customerPrices.length > 0)!;
+    const was = line.customerPrices[0]!.amount;
+    line.customerPrices[0]!.amount = Number((was + 0.11).toFixed(2));
+    expect((await summary(edited)).find((l) => l.startsWith('价格'))).toMatch(/（新增 0，更新 1，删除或取消 0）$/);
+    const again = await json<Cat>(await t.call('GET', '/api/admin/catalogue/export', { token: op }));
+    expect(again.prices.find((p) => p.sku === line.sku)!.customerPrices[0]!.amount).toBe(Number((was + 0.11).toFixed(2)));
+    expect((await summary(file)).find((l) => l.startsWith('价格'))).toMatch(/更新 1，/);
+    // Not for customers.
+    expect((await t.call('GET', '/api/admin/catalogue/export', { token: await t.login('demo', 'demo') })).status).toBe(403);
+  });
+
   it('refuses a catalogue in GBK, nested past reason or with a number too long for its index, and takes imports at once one after the other (each was a 500 or garbage: API probe)', async () => {
     const send = (body: string | Uint8Array, q = '') => fetch(`${t.url}/api/admin/catalogue/import${q}`, { method: 'POST', headers: { authorization: `Bearer ${op}`, 'content-type': 'application/json' }, body });
     const problemsOf = async (res: Response) => (await json<{ problems: Array<{ path: string; message: string }> }>(res)).problems;

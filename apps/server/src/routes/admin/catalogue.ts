@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CatalogueImportAnswer, CatalogueImportQuery, CatalogueImportRefusal } from '@portal/contract';
+import { CatalogueFile, CatalogueImportAnswer, CatalogueImportQuery, CatalogueImportRefusal } from '@portal/contract';
 import type { Services } from '../../services/index.ts';
 
 /** A catalogue file may be far larger than an ordinary JSON call (BODY_LIMIT_BYTES). */
@@ -20,4 +20,16 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod<{ services: Services }>
     },
   }, async (request) => services.adminCatalogue.import(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
     { dryRun: request.query.dryRun === 'true', prune: request.query.prune === 'true' }));
+
+  app.get('/catalogue/export', {
+    schema: {
+      tags: ['admin'],
+      description: 'The catalogue as it is, in the file format of `npm run import-catalogue`, as a download (catalogue-<date>.json): edited and imported again, it changes what was edited; imported unchanged, nothing.',
+      response: { 200: CatalogueFile },
+    },
+  }, async (_request, reply) => {
+    const file = await services.adminCatalogue.export();
+    void reply.header('content-disposition', `attachment; filename="catalogue-${file.name.slice(-10)}.json"`);
+    return file;
+  });
 };

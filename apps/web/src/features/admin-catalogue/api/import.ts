@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { isApiError, request } from '../../../lib/http.ts';
+import { get, isApiError, request } from '../../../lib/http.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 
 export type CatalogueProblem = { path: string; message: string };
 export type ImportOutcome = { ok: true; imported: boolean; summary: string[] } | { ok: false; message: string; problems: CatalogueProblem[] };
@@ -26,4 +27,14 @@ export async function importCatalogue(file: Blob, opts: { dryRun: boolean; prune
 
 export function useImportCatalogue() {
   return useMutation({ mutationFn: ({ file, ...opts }: { file: Blob; dryRun: boolean; prune: boolean }) => importCatalogue(file, opts) });
+}
+
+/**
+ * GET /api/admin/catalogue/export, saved as the server names it (catalogue-<date>.json): the catalogue as it is, in the
+ * import's format, to edit and import again (indented, for an editor).
+ */
+export async function downloadCatalogue(): Promise<void> {
+  const { data, headers } = await get<unknown>('/api/admin/catalogue/export');
+  const name = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? 'catalogue.json';
+  saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), name);
 }

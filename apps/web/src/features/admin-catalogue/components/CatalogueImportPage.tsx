@@ -1,8 +1,8 @@
-import { InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Checkbox, Flex, List, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
-import { useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
+import { downloadCatalogue, useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
 
 /**
  * The catalogue import of the console: the shop's JSON file, checked by the server exactly as the
@@ -12,8 +12,14 @@ import { useImportCatalogue, type CatalogueProblem } from '../api/import.ts';
 export const cancelledIn = (summary: readonly string[]): number => Number(/^产品.*删除或取消 (\d+)）/.exec(summary.find((l) => l.startsWith('产品')) ?? '')?.[1] ?? 0);
 
 export function CatalogueImportPage() {
-  const { modal } = App.useApp();
+  const { modal, message } = App.useApp();
   const [file, setFile] = useState<File | null>(null);
+  const [exporting, setExporting] = useState(false);
+  // The catalogue as it is, to edit and import again (there was no way to get the file back once imported: walk).
+  const exportNow = () => {
+    setExporting(true);
+    downloadCatalogue().catch((e: unknown) => void message.error(errorMessage(e))).finally(() => setExporting(false));
+  };
   const [prune, setPrune] = useState(false);
   const run = useImportCatalogue();
   const go = (dryRun: boolean) => file && run.mutate({ file, dryRun, prune });
@@ -36,11 +42,14 @@ export function CatalogueImportPage() {
 
   return (
     <Flex vertical gap={16}>
-      <Typography.Title level={3} style={{ margin: 0 }}>产品目录导入</Typography.Title>
+      <Flex justify="space-between" align="center">
+        <Typography.Title level={3} style={{ margin: 0 }}>产品目录导入</Typography.Title>
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportNow}>导出当前目录</Button>
+      </Flex>
       <Card size="small">
         <Flex vertical gap={12}>
           <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-            上传产品目录 JSON 文件（格式同 npm run import-catalogue）。文件中的模板须已在系统中（先前导入过）；新模板请用命令行带模板目录导入。
+            上传产品目录 JSON 文件（格式同 npm run import-catalogue）。可先“导出当前目录”，修改后再导入。文件中的模板须已在系统中（先前导入过）；新模板请用命令行带模板目录导入。
           </Typography.Paragraph>
           <Upload.Dragger accept=".json,application/json" maxCount={1} showUploadList={false}
             beforeUpload={(f) => {
