@@ -326,4 +326,47 @@ describe('a batch survives a reload', () => {
     await entry.getByRole('button', { name: '跳过失败文件' }).click();
     await rowOf(page, '混合相册').getByText('2个文件').waitFor({ timeout: TIMEOUT_MS });
   });
+
+  it('reloaded before a save said its files had finished: the server is asked, and the folder is parsed, not to be picked again', async () => {
+    // The clean-clone CI's run of the test above: reloaded right after the page showed the folder's files done, the
+    // last save held them unfinished, and the entry asked for the folder again (上传未完成).
+    const late = join(dir, '晚存相册');
+    await mkdir(late);
+    await writeFile(join(late, '晚存1.jpg'), await labelledJpeg('晚1', 120));
+    await writeFile(join(late, '晚存2.jpg'), await labelledJpeg('晚2', 150));
+    const token = await apiLogin(server.url, 'demo');
+    const savedFiles = async () => {
+      const res = await fetch(`${server.url}/api/batch-drafts/open`, { headers: { authorization: `Bearer ${token}` } });
+      const doc = ((await res.json()) as { draft: { document: { uploads: Array<{ name: string; files: Array<{ done: boolean }> }> } } | null }).draft?.document;
+      return doc?.uploads.find((u) => u.name === '晚存相册')?.files.map((f) => f.done) ?? [];
+    };
+    // The chunks wait until a save holds the folder unfinished; from then on no save reaches the server.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let frozen = false;
+    await page.route('**/api/files/updateFile', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    await page.route('**/api/batch-drafts**', async (route) => {
+      if (frozen && route.request().method() !== 'GET') await route.abort();
+      else await route.continue();
+    });
+    try {
+      await page.getByTestId('upload-folder-input').setInputFiles(late);
+      await expect.poll(savedFiles, { timeout: 15_000 }).toEqual([false, false]);
+      frozen = true;
+      release();
+      await rowOf(page, '晚存相册').waitFor({ timeout: TIMEOUT_MS });
+      expect(await savedFiles()).toEqual([false, false]);
+    } finally {
+      release();
+      await page.unroute('**/api/files/updateFile');
+      await page.unroute('**/api/batch-drafts**');
+    }
+    await page.reload();
+    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+    await rowOf(page, '晚存相册').getByText('2个文件').waitFor({ timeout: TIMEOUT_MS });
+    expect(await page.getByRole('listitem', { name: '晚存相册' }).getByText(/上传未完成/).count()).toBe(0);
+  });
 });

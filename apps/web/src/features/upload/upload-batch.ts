@@ -451,10 +451,14 @@ function createUploadFlow(page: Batch) {
     return { accepted: accepted.length + resumed, items: newItems.length };
   }
 
+  /** Restored items whose unfinished files the server is being asked about (restoreItems); a re-pick takes one over. */
+  const restoring = new Set<string>();
+
   /**
-   * Puts back the upload items of an earlier page (a restored draft): finished files count as done,
-   * the others wait to be picked again (their entry says so, with 重新选择). An item whose every
-   * file had finished is parsed now. Items already present are left as they are.
+   * Puts back the upload items of an earlier page (a restored draft): finished files count as done; the others are
+   * asked of the server first (a file that finished after the last save is done), and what is still missing waits to
+   * be picked again (its entry says so, with 重新选择). An item whose every file had finished is parsed now. Items
+   * already present are left as they are.
    */
   function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): void {
     const fresh = items.filter((item) => !uploadStore.getState().items[item.key] && item.files.length > 0);
@@ -483,21 +487,47 @@ function createUploadFlow(page: Batch) {
       id: item.key, articleName: itemArticleName(item), fileName: item.name, filePath: item.filePath, uploadItemKey: item.key,
       status: 'start' as const, phase: 'uploading' as const,
     })));
-    for (const item of fresh) {
-      // A file the server refused stays refused, with its reason: picking it again would not help.
-      const unfinished = item.files.filter((f) => !f.done && !f.refused);
-      if (unfinished.length === 0) {
-        if (item.files.every((f) => f.done)) {
-          // A product chosen before the reload goes to its works through its 预检 row.
-          if (item.choice) preflightRestored(item.key, new Map());
-          queueParse(item.key);
-        } else showFailedItem(item.key);
-        continue;
-      }
-      const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
-      if (item.isFolder && unfinished.length > FAILED_FILES_LISTED) listed.push(`等${unfinished.length}个文件未上传完成`);
-      updateCheckEntry(item.key, { status: 'failure', phase: undefined, message: UNFINISHED_UPLOAD, details: listed, retry: 'pick' });
+    // A file the draft saved unfinished may have finished before the page went (the save after it had not
+    // reached the server): the server is asked before it is listed to be picked again.
+    const unsure = fresh.flatMap((item) => item.files.filter((f) => !f.done && !f.refused).map((f) => ({ item, f })));
+    if (unsure.length === 0) {
+      for (const item of fresh) settleRestored(item);
+      return;
     }
+    for (const item of fresh) restoring.add(item.key);
+    void storedChunks(unsure.map(({ item, f }) => ({ folderId: item.batchId, filePath: f.relativePath, size: f.size, chunkTotal: f.chunkTotal })))
+      .then((answers) => answers.forEach((answer, i) => {
+        const { f } = unsure[i]!;
+        if (answer.status === 'done' && answer.result && uploadStore.getState().files[f.id]?.status === 'failed') {
+          patchUploadFile(f.id, { status: 'done', result: answer.result, bytesDone: f.size, error: undefined });
+        }
+      }))
+      // Without the answer the files are listed to be picked again, as the draft had them.
+      .catch(() => undefined)
+      .finally(() => {
+        // An item deleted meanwhile, or picked again (resumeFiles took it over), is left as it is.
+        for (const item of fresh) {
+          if (restoring.delete(item.key) && uploadStore.getState().items[item.key]) settleRestored(item);
+        }
+      });
+  }
+
+  /** A restored item's entry, its files' states known: parsed when every file is done, else what is missing. */
+  function settleRestored(item: RestoredUploadItem): void {
+    const files = item.files.map((f) => uploadStore.getState().files[f.id]).filter((f) => f !== undefined);
+    // A file the server refused stays refused, with its reason: picking it again would not help.
+    const unfinished = files.filter((f) => f.status !== 'done' && !f.refused);
+    if (unfinished.length === 0) {
+      if (files.every((f) => f.status === 'done')) {
+        // A product chosen before the reload goes to its works through its 预检 row.
+        if (item.choice) preflightRestored(item.key, new Map());
+        queueParse(item.key);
+      } else showFailedItem(item.key);
+      return;
+    }
+    const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
+    if (item.isFolder && unfinished.length > FAILED_FILES_LISTED) listed.push(`等${unfinished.length}个文件未上传完成`);
+    updateCheckEntry(item.key, { status: 'failure', phase: undefined, message: UNFINISHED_UPLOAD, details: listed, retry: 'pick' });
   }
 
   /**
@@ -520,6 +550,7 @@ function createUploadFlow(page: Batch) {
       }
     }
     for (const p of known) patchUploadFile(p.fileId, { status: 'queued', error: undefined });
+    for (const p of known) restoring.delete((state.files[p.fileId] as UploadFileState).itemKey);
     const picked = new Map([...known, ...stored].map((p) => [p.fileId, p.picked]));
     for (const key of new Set(known.map((p) => (state.files[p.fileId] as UploadFileState).itemKey))) preflightRestored(key, picked);
     const files = known.map((p) => state.files[p.fileId] as UploadFileState);
