@@ -358,15 +358,17 @@ describe('a batch survives a reload', () => {
       frozen = true;
       release();
       await rowOf(page, '晚存相册').waitFor({ timeout: TIMEOUT_MS });
+      await page.unroute('**/api/files/updateFile');
+      // Reloaded with the saves still held off, so the draft the page reopens is the one with the files unfinished.
+      await page.reload();
       expect(await savedFiles()).toEqual([false, false]);
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      await rowOf(page, '晚存相册').getByText('2个文件').waitFor({ timeout: TIMEOUT_MS });
+      expect(await page.getByRole('listitem', { name: '晚存相册' }).getByText(/上传未完成/).count()).toBe(0);
     } finally {
       release();
       await page.unroute('**/api/files/updateFile');
       await page.unroute('**/api/batch-drafts**');
     }
-    await page.reload();
-    await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-    await rowOf(page, '晚存相册').getByText('2个文件').waitFor({ timeout: TIMEOUT_MS });
-    expect(await page.getByRole('listitem', { name: '晚存相册' }).getByText(/上传未完成/).count()).toBe(0);
   });
 });
