@@ -1,3 +1,4 @@
+import { shopClock } from '../../domain/production.ts';
 import type { Db } from '../client.ts';
 import {
   customers, objectOperations, objectPapers, optionItems, optionValues, priceLines, productCategories, productComponents,
@@ -14,10 +15,21 @@ const opt = <K extends string, V>(key: K, value: V | null | undefined): Partial<
 
 const money = (amount: string) => Number(amount);
 
+/** Rows by the id of their owner (a product's components, a SKU's price lines…), each list in table order. */
+function byOwner<T>(rows: readonly T[], owner: (row: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = out.get(owner(row));
+    if (list) list.push(row);
+    else out.set(owner(row), [row]);
+  }
+  return out;
+}
+
 /**
  * The shop's catalogue as it is in the database, in the file format of `npm run import-catalogue`
  * (db/seed/catalogue-schema.ts): what an operator downloads to edit and import again. Importing it back
- * unchanged changes nothing (test/api/admin-catalogue.test.ts).
+ * unchanged changes nothing (test/api/admin-hubs.test.ts).
  * - categories are keyed `c<id>` (the table keeps no key; the import matches categories by name under their parent);
  * - components and SKUs an import cancelled are left out or kept cancelled as the import would have them: a
  *   cancelled SKU stays in the file with `cancelled: true`, a cancelled component is left out;
@@ -45,14 +57,21 @@ export async function exportCatalogue(db: Db): Promise<CatalogueInput & { name: 
     });
 
   const valueName = new Map(valueRows.map((v) => [v.id, v.name]));
+  const componentsOf = byOwner(componentRows, (c) => c.productId);
+  const papersOf = byOwner(paperRows, (x) => x.componentId);
+  const operationsOf = byOwner(operationRows, (x) => x.componentId);
+  const itemsOf = byOwner(itemRows, (i) => i.productId);
+  const valuesOf = byOwner(valueRows, (v) => v.itemId);
+  const skusOf = byOwner(skuRows, (s) => s.productId);
+  const linesOf = byOwner(priceRows, (l) => l.propertyConfigId);
   const customerName = new Map(customerRows.map((c) => [c.id, c.name]));
 
   const productsOut = productRows.sort(bySortThenId).map((p) => {
-    const all = componentRows.filter((c) => c.productId === p.id).sort(bySortThenId);
+    const all = (componentsOf.get(p.id) ?? []).sort(bySortThenId);
     // A product whose every component was cancelled keeps them in the file (the format needs one).
     const live = all.some((c) => !c.cancelled) ? all.filter((c) => !c.cancelled) : all;
     const componentName = new Map(all.map((c) => [c.uuid, c.name]));
-    const items = itemRows.filter((i) => i.productId === p.id).sort(bySortThenId);
+    const items = (itemsOf.get(p.id) ?? []).sort(bySortThenId);
     return {
       number: p.number,
       name: p.name,
@@ -74,16 +93,16 @@ export async function exportCatalogue(db: Db): Promise<CatalogueInput & { name: 
         resolutionThreshold: c.resolutionThreshold,
         ...opt('resolutionLimit', c.resolutionLimit),
         ...opt('templateFile', c.templatePath?.startsWith(`${p.number}/`) ? c.templatePath.slice(p.number.length + 1) : c.templatePath),
-        papers: paperRows.filter((x) => x.componentId === c.id).sort(bySortThenId).map((x) => ({
+        papers: (papersOf.get(c.id) ?? []).sort(bySortThenId).map((x) => ({
           name: x.name, ...opt('minPageCount', x.minPageCount), ...opt('maxPageCount', x.maxPageCount), ...opt('img', x.img),
         })),
-        operations: operationRows.filter((x) => x.componentId === c.id).sort(bySortThenId).map((x) => ({ name: x.name, combined: x.combined, ...opt('img', x.img) })),
+        operations: (operationsOf.get(c.id) ?? []).sort(bySortThenId).map((x) => ({ name: x.name, combined: x.combined, ...opt('img', x.img) })),
       })),
       optionItems: items.map((i) => ({
         name: i.name,
-        values: valueRows.filter((v) => v.itemId === i.id).sort(bySortThenId).map((v) => ({ name: v.name, ...opt('remark', v.remark), ...opt('img', v.img) })),
+        values: (valuesOf.get(i.id) ?? []).sort(bySortThenId).map((v) => ({ name: v.name, ...opt('remark', v.remark), ...opt('img', v.img) })),
       })),
-      skus: skuRows.filter((s) => s.productId === p.id).sort(bySortThenId).map((s) => ({
+      skus: (skusOf.get(p.id) ?? []).sort(bySortThenId).map((s) => ({
         number: s.number,
         skuNumber: s.skuNumber,
         options: s.optionValueIds.map((id) => valueName.get(id) ?? ''),
@@ -105,7 +124,7 @@ export async function exportCatalogue(db: Db): Promise<CatalogueInput & { name: 
   const skusInOrder = productsOut.flatMap((p) => p.skus.map((s) => s.number));
   const skuIdOf = new Map(skuRows.map((s) => [s.number, s.id]));
   const prices = skusInOrder.flatMap((number) => {
-    const lines = priceRows.filter((l) => l.propertyConfigId === skuIdOf.get(number));
+    const lines = linesOf.get(skuIdOf.get(number) ?? -1) ?? [];
     if (lines.length === 0) return [];
     const retail = lines.find((l) => l.priceType === 'retail' && l.kind === 'unit' && l.minQuantity === 1);
     const customerIds = [...new Set(lines.filter((l) => l.priceType === 'customer').map((l) => l.entityId))].sort((a, b) => a - b);
@@ -116,20 +135,21 @@ export async function exportCatalogue(db: Db): Promise<CatalogueInput & { name: 
         const mine = lines.filter((l) => l.priceType === 'customer' && l.entityId === entityId);
         const at = (kind: 'unit' | 'extraPage', from: number) => mine.find((l) => l.kind === kind && l.minQuantity === from);
         const unit = at('unit', 1);
+        const extraPage = at('extraPage', 1);
         const breaks = [...new Set(mine.filter((l) => l.minQuantity > 1).map((l) => l.minQuantity))].sort((a, b) => a - b);
         return {
           customer: customerName.get(entityId) ?? String(entityId),
           amount: unit ? money(unit.amount) : 0,
-          ...opt('extraPage', at('extraPage', 1) ? money(at('extraPage', 1)!.amount) : null),
-          breaks: breaks.map((from) => ({
-            from,
-            amount: money((at('unit', from) ?? unit)?.amount ?? '0'),
-            ...opt('extraPage', at('extraPage', from) ? money(at('extraPage', from)!.amount) : null),
-          })),
+          ...opt('extraPage', extraPage ? money(extraPage.amount) : null),
+          breaks: breaks.map((from) => {
+            const breakExtra = at('extraPage', from);
+            return { from, amount: money((at('unit', from) ?? unit)?.amount ?? '0'), ...opt('extraPage', breakExtra ? money(breakExtra.amount) : null) };
+          }),
         };
       }),
     }];
   });
 
-  return { name: `导出 ${new Date().toISOString().slice(0, 10)}`, categories: childrenOf(null), products: productsOut, prices };
+  // The shop's day (UTC+8), as its orders and production zips count days.
+  return { name: `导出 ${shopClock(new Date()).slice(0, 10)}`, categories: childrenOf(null), products: productsOut, prices };
 }
