@@ -3,7 +3,7 @@
  * the real server (PostgreSQL with PG=1, else PGlite), its RSS, peak, anonymous and file-backed memory printed after
  * each upload and after its hashing. Not a benchmark with a goal: the record for bench/HISTORY.md. For the V8 heap,
  * run it with NODE_OPTIONS="--require <a script that logs process.memoryUsage() when argv[1] is the server>".
- * Run: PG=1 node --import tsx bench/tools/upload-memory.ts
+ * Run: PG=1 node --import tsx bench/tools/upload-memory.ts (ENTRY=apps/server/dist/<name>.mjs: another server build)
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, truncate } from 'node:fs/promises';
@@ -24,7 +24,7 @@ if (process.env.PG) {
   if (!url) throw new Error('no PostgreSQL answers (lib/postgres.ts)');
   env.DATABASE_URL = url;
 }
-const server = await startBenchServer(ctx, env);
+const server = await startBenchServer(ctx, env, process.env.ENTRY);
 
 async function memory(): Promise<string> {
   const status = await readFile(`/proc/${server.pid}/status`, 'utf8');
