@@ -74,7 +74,7 @@ describe('文件详情 and 调整尺寸', () => {
     await mkdir(join(dir, '混合作品'));
     await writeFile(join(dir, '混合作品', '1.pdf'), await pdf([[210, 297], [148, 210]]));
     await writeFile(join(dir, '混合作品', '2.jpg'), await labelledImage('2', 250, PASSING));
-    await writeFile(join(dir, '画册.pdf'), await pdf(Array.from({ length: 20 }, (_, i): [number, number] => (i === 9 ? [210, 297] : [210, 285]))));
+    await writeFile(join(dir, '画册.pdf'), await pdf(Array.from({ length: 24 }, (_, i): [number, number] => (i === 9 ? [210, 297] : [210, 285]))));
     // With antd's motion, as most customers' systems have it: the dialogs' zoom is waited out (openedDialog).
     ({ server, browser, context, page } = await openOrderPage({ motion: true }));
   });
@@ -207,6 +207,14 @@ describe('文件详情 and 调整尺寸', () => {
     await page.getByTestId('upload-files-input').setInputFiles(join(dir, '画册.pdf'));
     const brochure = await failingDetail(page, '画册', '画册', '企业宣传画册', ['骑马钉', '157g铜版纸', '覆亮膜']);
     await brochure.getByTestId('file-detail-pages').getByText(/^第1–.*页 → 封面/).waitFor();
+    // Over 20 rows: the count and the pages are in view as the dialog opens, not under its fold (LAN walk, 2026-11-30).
+    const pager = brochure.locator('.ant-pagination');
+    await pager.getByText('共24项', { exact: true }).waitFor();
+    const box = (await pager.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    expect(await brochure.locator('.ant-table-row').count()).toBe(20);
+    await pager.getByTitle('2', { exact: true }).click();
+    await expect.poll(() => brochure.locator('.ant-table-row').count()).toBe(4);
     await shot(page, 'detail-pdf-pages');
     await closeDetail(brochure);
   });

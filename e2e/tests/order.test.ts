@@ -467,6 +467,10 @@ describe('the batch order', () => {
       await line.getByLabel('详细地址').press('Enter');
       await line.getByRole('button', { name: '编辑' }).waitFor();
       await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // 人工调色 for one of them: the customer sees it before and after ordering (LAN walk, 2026-11-30: only the shop did).
+      const toning = rowOf(page, '收件乙').getByRole('switch', { name: '调色' });
+      await toning.click();
+      await expect.poll(() => toning.getAttribute('aria-checked')).toBe('true');
 
       const [quoted] = await Promise.all([
         page.waitForResponse((res) => new URL(res.url()).pathname === '/api/sales_order/quote'),
@@ -483,6 +487,8 @@ describe('the batch order', () => {
       await page.getByTestId('total-amount').getByText(`¥${quote.message.totalAmount.toFixed(2)}`).waitFor();
       const unit = quote.message.lines[0]!.unitPrice.toFixed(2);
       await rows.filter({ hasText: '收件乙' }).getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
+      await rows.filter({ hasText: '收件乙' }).getByTestId('manual-toning').getByText('人工调色', { exact: true }).waitFor();
+      expect(await rows.filter({ hasText: '收件甲' }).getByTestId('manual-toning').count()).toBe(0);
       await shot(page, 'order-payment1-partial');
       // On a 1280×720 screen the amounts stay in view (金额 was off the table's edge: LAN walk, 2026-11-30).
       await page.setViewportSize({ width: 1280, height: 720 });
@@ -509,6 +515,8 @@ describe('the batch order', () => {
       await ordered.getByText('王五，13700137000').waitFor();
       await ordered.getByText('北京市东城区 东长安街 1 号').waitFor();
       await ordered.getByTestId('price-basis').getByText(`1张 × ¥${unit}`, { exact: true }).waitFor();
+      await ordered.getByTestId('manual-toning').getByText('人工调色', { exact: true }).waitFor();
+      expect(await page.locator('.ant-table-row').filter({ hasText: '收件甲' }).getByTestId('manual-toning').count()).toBe(0);
       await page.getByText('共2个订单').waitFor();
       // 我的订单 on a 1280×720 screen: 收货地址 ends where the fixed 金额 starts (it was cut under it: LAN walk, 2026-11-30).
       await page.setViewportSize({ width: 1280, height: 720 });

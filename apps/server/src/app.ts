@@ -51,6 +51,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Large batches keep connections busy; let slow clients finish a chunk before timing out.
     requestTimeout: 120_000,
     routerOptions: { maxParamLength: 1000 },
+    // A JSON body's __proto__ and constructor.prototype keys are dropped like any field a schema does not know:
+    // refused, they were answered 请求内容不是有效的JSON, which they are (API probe, 2026-11-30).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     clientErrorHandler,
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();

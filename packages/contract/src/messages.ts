@@ -21,6 +21,7 @@ export const MSG = {
   pathTooLong: '文件路径过长，系统无法识别',
   /** A file path whose bytes were not UTF-8 (read as U+FFFD). */
   pathNotUtf8: '文件名含有无法识别的字符（不是UTF-8编码），请改名后重新上传',
+  pathControlChars: '文件名含有控制字符或文字方向控制符，请改名后重新上传',
   wrongFileType: '只能上传.zip,.pdf,.png,.jpg',
   pendingCheckEntries: '有文件上传检查异常，请处理完再继续下单',
   uploading: '文件上传中',
@@ -56,6 +57,8 @@ export const MSG = {
   zipInZip: '压缩包内的压缩包不会被打开，请解压后上传其中的文件',
   zipInFolder: '文件夹内的压缩包不会被打开，请单独上传该压缩包',
   zipDuplicateName: '压缩包内有同名文件，只保留了第一个',
+  zipNameUnreadable: '文件名含有无法识别的字符，请改名后重新打包上传',
+  zipNameControlChars: '文件名含有控制字符或文字方向控制符，请改名后重新打包上传',
   zipDuplicateNormalisation: '压缩包内有同名文件（名称仅Unicode写法不同），只保留了第一个',
 
   // --- Names as long as the spec allows, in any script (issue #19 item 3): a name never answers 5xx.
@@ -140,12 +143,26 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   works: '作品', articleName: '作品名称', quantity: '数量', productId: '产品', propertyConfigId: '规格', toning: '调色',
   orderLocations: '收货地址', location: '收货地址', contact: '收件人', phone: '联系电话', province: '省份', city: '城市',
   district: '区县', address: '详细地址', addressId: '地址', uploads: '上传', folderId: '文件夹', filePath: '文件路径',
-  fileNames: '文件', items: '文件', size: '大小', idempotencyKey: '提交编号', expectedTotalAmount: '确认的金额',
+  fileNames: '文件', items: '条目', size: '大小', idempotencyKey: '提交编号', expectedTotalAmount: '确认的金额',
   trackingNumber: '快递单号', carrier: '快递公司', note: '备注', url: '接收地址', secret: '签名密钥', name: '名称',
   login: '登录名', password: '密码', customerName: '客户名称', status: '状态', hubId: '客户中心', q: '搜索内容', page: '页码', dpi: '分辨率', scale: '缩放比例', rotation: '旋转角度',
   x: '裁切区域', y: '裁切区域', width: '裁切区域', height: '裁切区域', isDefault: '默认地址', disabled: '停用',
   document: '草稿', fileName: '文件名', files: '文件', state: '状态', version: '版本', uuid: '作品编号', workUuid: '作品编号',
   customerHubId: '客户中心', pageCount: '页数', components: '部件', choice: '所选产品',
+  // Every other field of a request (apps/server/test/api/contract.test.ts lists them from the OpenAPI document).
+  username: '用户名', loginId: '登录名', rememberMe: '记住登录', newSecret: '新密钥', id: '编号', taskId: '任务编号', batchId: '批次编号',
+  waitMs: '等待时间', exp: '链接有效期', sig: '链接签名', sel: '所选订单', t: '时间戳', day: '日期', download: '下载',
+  path: '文件路径', filePaths: '文件路径', relativePath: '相对路径', accessPath: '访问路径', chunkTotal: '分片总数', chunks: '分片',
+  hashes: '文件指纹', sha256: '文件指纹', workUuids: '作品编号', fixIds: '修复编号', kind: '类型', type: '类型', dataType: '数据类型',
+  position: '位置', format: '格式', limit: '数量上限', keyword: '关键词', client: '客户端', field: '查询字段', operator: '比较方式',
+  value: '查询内容', sort: '排序', provinceId: '省份', cityId: '城市', customerId: '客户', entityId: '客户', deliveryMethod: '配送方式',
+  salesOrderNumber: '订单号', product: '产品', productName: '产品名称', productCategoryId: '产品分类', sku: '规格', priceType: '价格类型',
+  priceBasis: '计价方式', component: '部件', componentId: '部件', componentName: '部件名称', customToning: '自定义调色',
+  checkNumberOfPages: '校验页数', resolutionLimit: '分辨率下限', resolutionThreshold: '分辨率阈值', makeWay: '制作方式',
+  addPageNum: '加页数', fileNum: '文件数', fileArea: '文件面积', autoOrientationDetection: '自动识别方向', batchAddressParsing: '批量地址解析',
+  acceptFolder: '按文件夹排序', prune: '取消未列出的产品', dryRun: '试运行', selectedKeys: '所选项', base: '基准版本', check: '校验结果',
+  count: '个数', done: '已完成', error: '错误信息', errorType: '错误类型', isFolder: '是否文件夹', itemIndex: '序号', key: '标识',
+  lastModified: '修改时间', max: '最大值', min: '最小值', pages: '页数', parsed: '已解析', refused: '已拒绝',
 };
 
 /** Names that mean one thing in a query and another in a body: the order list's days, a status change's new status. */

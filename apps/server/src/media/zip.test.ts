@@ -238,6 +238,37 @@ describe('names taken twice', () => {
   });
 });
 
+describe('names no code page reads', () => {
+  it('leaves out and reports each file whose name decodes to U+FFFD, instead of merging two such names into one', async () => {
+    // 0xFF 0xFE and 0xFE 0xFF are neither UTF-8 nor GBK: both would read as "\ufffd\ufffd.jpg".
+    const zip = await patched('unreadable.zip', [
+      { name: 'w/AA.jpg', data: Buffer.from('one') }, { name: 'w/BB.jpg', data: Buffer.from('two') },
+      { name: 'CC/c.jpg', data: Buffer.from('three') }, { name: 'w/ok.jpg', data: Buffer.from('kept') },
+    ], (buf) => {
+      replaceAll(buf, Buffer.from('w/AA.jpg'), Buffer.from([0x77, 0x2f, 0xff, 0xfe, 0x2e, 0x6a, 0x70, 0x67]));
+      replaceAll(buf, Buffer.from('w/BB.jpg'), Buffer.from([0x77, 0x2f, 0xfe, 0xff, 0x2e, 0x6a, 0x70, 0x67]));
+      replaceAll(buf, Buffer.from('CC/c.jpg'), Buffer.from([0xff, 0xff, 0x2f, 0x63, 0x2e, 0x6a, 0x70, 0x67]));
+    });
+    const out = path.join(dir, 'unreadable-out');
+    const dropped: string[] = [];
+    const written = await extractZip(zip, out, LIMITS, undefined, undefined, (e, why) => void dropped.push(why));
+    expect(written).toEqual(['w/ok.jpg']);
+    expect(dropped).toEqual(['unreadable-name', 'unreadable-name', 'unreadable-name']);
+    expect(await readdir(out)).toEqual(['w']);
+    expect(await readdir(path.join(out, 'w'))).toEqual(['ok.jpg']);
+  });
+
+  it('leaves out and reports a file whose name holds control characters or a bidirectional override', async () => {
+    const zip = await makeZip('control.zip', [
+      { name: 'w/a\u202egpj.exe.jpg' }, { name: 'w/b\u0001.jpg' }, { name: 'w/\u0085c.jpg' }, { name: 'w/\u2067d.jpg' }, { name: 'w/中文 名.jpg' },
+    ]);
+    const out = path.join(dir, 'control-out');
+    const dropped: string[] = [];
+    expect(await extractZip(zip, out, LIMITS, undefined, undefined, (e, why) => void dropped.push(why))).toEqual(['w/中文 名.jpg']);
+    expect(dropped).toEqual(['control-chars', 'control-chars', 'control-chars', 'control-chars']);
+  });
+});
+
 describe('names the file system would refuse (issue #19 item 3)', () => {
   it('writes a name over 255 bytes under its short name with a record, leaves out a file named like a folder and a path over 255 characters, and keeps the rest', async () => {
     const long = `${'春'.repeat(84)}.jpg`;

@@ -9,6 +9,7 @@ import { crc32, inflateRaw } from 'node:zlib';
 import iconv from 'iconv-lite';
 import yauzl from 'yauzl';
 import { diskName, recordName } from '../storage/disk-names.ts';
+import { hasControlChars } from '../storage/paths.ts';
 import { MediaError } from './errors.ts';
 
 export interface ZipLimits {
@@ -77,9 +78,12 @@ interface Listed {
  * - 'same-name', 'normalisation': an earlier file entry has its name, written the same, or written
  *   another way that NFC makes one (é as one code point and as e + U+0301); the first is kept;
  * - 'folder-name': a file named like a folder of the archive (`W/a` beside `W/a/b.jpg`): the folder is kept;
- * - 'path-too-long': its path is longer than `maxPathChars`.
+ * - 'path-too-long': its path is longer than `maxPathChars`;
+ * - 'unreadable-name': its name holds bytes no code page of the archive reads (U+FFFD once decoded): two such
+ *   names would become one, the second file lost under the first's name (API probe, 2026-11-30);
+ * - 'control-chars': its name holds control characters or bidirectional overrides (storage/paths.ts hasControlChars).
  */
-export type ZipLeftOut = 'same-name' | 'normalisation' | 'folder-name' | 'path-too-long';
+export type ZipLeftOut = 'same-name' | 'normalisation' | 'folder-name' | 'path-too-long' | 'unreadable-name' | 'control-chars';
 
 /** Called for each entry left out of the extraction (ZipLeftOut says why). */
 export type OnZipLeftOut = (entry: ZipEntryInfo, why: ZipLeftOut) => void | Promise<void>;
@@ -390,6 +394,12 @@ export async function extractZip(
     for (let i = 0; i < listed.length && failure === undefined; i++) {
       const { raw, info, segments, decoded } = listed[i]!;
       if (onEntry && (await onEntry(info, i, listed.length)) === false) continue;
+      const unreadable = info.name.includes('\ufffd') ? 'unreadable-name' : hasControlChars(info.name) ? 'control-chars' : null;
+      if (unreadable) {
+        // A folder is said through its files.
+        if (!info.isDirectory) await onLeftOut?.(info, unreadable);
+        continue;
+      }
       if (tooLong(info)) {
         // A folder is said through its files.
         if (!info.isDirectory) await onLeftOut?.(info, 'path-too-long');

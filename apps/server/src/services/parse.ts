@@ -46,6 +46,8 @@ const LEFT_OUT: Record<ZipLeftOut, string> = {
   normalisation: MSG.zipDuplicateNormalisation,
   'folder-name': MSG.zipFileIsFolder,
   'path-too-long': MSG.pathTooLong,
+  'unreadable-name': MSG.zipNameUnreadable,
+  'control-chars': MSG.zipNameControlChars,
 };
 
 /** 压缩包中没有可打印的文件, naming (a few of) the files that were left out and why. */
@@ -92,6 +94,8 @@ export function createParseService(deps: { db: Db; store: FileStore; config: Con
         try {
           const abs = store.localPath(hubId, p);
           const size = sizes?.get(p) ?? (await store.stat(hubId, p))?.size ?? 0;
+          // An empty file of a zip (an upload is refused empty): said as such, not as bytes that are not an image.
+          if (size === 0) throw new MediaError('damaged', MSG.emptyFile);
           if (kind === 'image') {
             const early = read?.get(p);
             if (early instanceof Error) throw early;

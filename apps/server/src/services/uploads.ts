@@ -12,7 +12,7 @@ import { HOST_PREFIX, isDeadHere, PROCESS_OWNER } from '../jobs/owner.ts';
 import { extensionMatches, SNIFF_BYTES, sniffType, type SniffedType } from '../media/magic.ts';
 import { readPdfMeta } from '../media/pdf.ts';
 import { isNameTaken, isPartGone, type FileStore, type PartFile } from '../storage/file-store.ts';
-import { cleanRelativePath } from '../storage/paths.ts';
+import { cleanRelativePath, hasControlChars } from '../storage/paths.ts';
 import type { ContentHashes } from './content-hashes.ts';
 import type { OrderedPaths } from './ordered-paths.ts';
 import type { FileUrls } from './file-urls.ts';
@@ -71,6 +71,7 @@ export function normaliseChunkFields(raw: Record<string, string>, config: Config
   // Bytes that are not UTF-8 (a GBK name sent as it is) arrive as U+FFFD: two names would become one path, the second
   // file silently replacing the first (API probe, 2026-11-30). Browsers send UTF-8.
   if (filePath.includes('\ufffd')) throw uploadRefusal(MSG.pathNotUtf8);
+  if (hasControlChars(filePath)) throw uploadRefusal(MSG.pathControlChars);
   if ([...filePath].length > LIMITS.maxPathLength) throw uploadRefusal(MSG.pathTooLong);
   const fromName = /\.([^./]+)$/.exec(filePath)?.[1]?.toLowerCase() ?? '';
   const ext = (pick('ext') ?? fromName).toLowerCase().replace(/^\./, '');

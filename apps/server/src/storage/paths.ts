@@ -5,6 +5,14 @@ export const BAD_PATH_MESSAGE = '文件路径不合法';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
+ * Control characters (C0 but NUL, which cleanRelativePath refuses as a bad path; DEL; C1) and the bidirectional
+ * overrides and isolates, which show a name other than it is (`a\u202egpj.exe` reads a.exe.jpg): a new file's
+ * name may not hold them (uploads, zip entries). Names already stored are still read.
+ */
+const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+export const hasControlChars = (name: string) => CONTROL.test(name.replaceAll('\0', ''));
+
+/**
  * Checks a path relative to a root sent by a client: no absolute paths, no `..`, no backslashes, no NUL,
  * no empty segments, no lone surrogates; then proves the resolved path stays under the root. Returns the normalised path.
  */

@@ -77,3 +77,44 @@ describe('the upload, parse and long-task answers are the contract\'s', () => {
     expect(sorted).toMatchObject({ state: 200, message: { pageCount: 1, removed: [`upload/${folderId}/相册/a.jpg`] } });
   });
 });
+
+describe('every field a request may hold is named in Chinese when it is refused', () => {
+  type Schema = { properties?: Record<string, Schema>; items?: Schema | Schema[]; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; additionalProperties?: Schema | boolean };
+  type Operation = { parameters?: Array<{ name: string; in: string; schema?: Schema }>; requestBody?: { content: Record<string, { schema?: Schema }> } };
+
+  /** The property names a schema holds, at any depth. */
+  function names(s: Schema | undefined, out: Set<string>): Set<string> {
+    if (!s || typeof s !== 'object') return out;
+    for (const [name, sub] of Object.entries(s.properties ?? {})) {
+      out.add(name);
+      names(sub, out);
+    }
+    for (const sub of [...(Array.isArray(s.items) ? s.items : s.items ? [s.items] : []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) names(sub, out);
+    if (typeof s.additionalProperties === 'object') names(s.additionalProperties, out);
+    return out;
+  }
+
+  it('has a label for each (API probe, 2026-11-30: 请求参数不正确：username：必须是文字)', async () => {
+    const { fieldPathText } = await import('@portal/contract');
+    const t = await startApp('pglite');
+    try {
+      const doc = (await (await t.call('GET', '/api/docs/json')).json()) as { paths: Record<string, Record<string, Operation>> };
+      const unnamed = new Set<string>();
+      for (const [url, methods] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          const fields = new Map<string, string>();
+          for (const p of op.parameters ?? []) {
+            fields.set(p.name, p.in === 'query' ? 'querystring' : p.in);
+            for (const n of names(p.schema, new Set())) fields.set(n, 'querystring');
+          }
+          for (const content of Object.values(op.requestBody?.content ?? {})) for (const n of names(content.schema, new Set())) fields.set(n, 'body');
+          // `*` is the path of a file (its own check says what is wrong with it); additionalProperties is how a query of any fields shows.
+          for (const [name, where] of fields) if (name !== '*' && name !== 'additionalProperties' && fieldPathText(name, where) === name) unnamed.add(`${method.toUpperCase()} ${url}: ${name}`);
+        }
+      }
+      expect([...unnamed]).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -181,6 +181,14 @@ describe.each(DB_KINDS)('parse on %s', (kind) => {
       ]);
     });
 
+    it('says an empty file of the zip is empty, not that its content and extension differ', async () => {
+      const done = await parseZipOf([['册/空.jpg', Buffer.alloc(0)], ['册/1.jpg', img]]);
+      expect(done.message.status).toBe('finished');
+      expect(done.message.jsonContent!.unsupported.map((u) => [u.fileName, u.reason])).toEqual([['空.jpg', '文件为空，无法上传']]);
+      const only = await parseZipOf([['空.pdf', Buffer.alloc(0)]]);
+      expect(only.message).toMatchObject({ status: 'failed', error: '压缩包中没有可打印的文件（空.pdf：文件为空，无法上传）' });
+    });
+
     it('reports entries dropped as duplicates (the same name twice, or names that differ only by Unicode normalisation), keeping the first', async () => {
       const small = await jpeg(100, 50);
       const nfc = 'caf\u00e9.jpg';

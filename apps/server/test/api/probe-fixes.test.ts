@@ -93,4 +93,15 @@ describe('answers the probe found wrong', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: { error: string } }).message.error).toBe('文件名含有无法识别的字符（不是UTF-8编码），请改名后重新上传');
   });
+
+  it('refuses a file name holding control characters or a bidirectional override (a\u202egpj.exe.jpg reads a.exe.jpg), and keeps a long Chinese name with spaces', async () => {
+    const bytes = await photo();
+    for (const name of ['合同/a\u202egpj.exe.jpg', '合同/b\u0001.jpg', '合同/\u001fc.jpg', '合同/d\u007f.jpg', '合同/\u0085e.jpg', '合同/\u2066f.jpg']) {
+      const r = await uploadFile(t, demo, bytes, name);
+      expect(r.done, JSON.stringify(name)).toBeUndefined();
+      expect(r.last.status, JSON.stringify(name)).toBe(400);
+      expect(r.last.body.message, JSON.stringify(name)).toMatchObject({ status: 400, error: '文件名含有控制字符或文字方向控制符，请改名后重新上传' });
+    }
+    expect((await uploadFile(t, demo, bytes, `合同/${'春天的 照片'.repeat(30)}.jpg`)).done).toBeDefined();
+  });
 });

@@ -150,6 +150,21 @@ describe('security', () => {
     }
   });
 
+  it('drops __proto__ and constructor.prototype keys of a JSON body like any field it does not know (API probe, 2026-11-30: they were called 不是有效的JSON)', async () => {
+    const login = (body: string) => rawRequest(t.url, '/api/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const proto = await login('{"username":"demo","password":"demo","__proto__":{"role":"operator","isAdmin":true}}');
+    expect(proto.status).toBe(200);
+    const token = (JSON.parse(proto.text) as { id_token: string }).id_token;
+    // Still the customer it logged in as: nothing of the hostile key reached the login.
+    expect((await t.call('GET', '/api/admin/orders', { token })).status).toBe(403);
+    expect((await login('{"username":"demo","password":"demo","constructor":{"prototype":{"role":"operator"}}}')).status).toBe(200);
+    expect(({} as Record<string, unknown>).role).toBeUndefined();
+    // A field the request needs is still needed: the hostile key does not stand in for it.
+    const bare = await login('{"username":"demo","__proto__":{"password":"demo"}}');
+    expect(bare.status).toBe(400);
+    expect(JSON.parse(bare.text)).toMatchObject({ code: 'validation', message: '请求参数不正确：密码：缺少此项' });
+  });
+
   it('limits login attempts, also for a client that changes X-Forwarded-For', async () => {
     await addCustomer(t.db.db, { hub: 1, login: 'sec-brute', password: 'right-password', customer: '演示客户' });
     await addCustomer(t.db.db, { hub: 1, login: 'sec-spoof', password: 'right-password', customer: '演示客户' });

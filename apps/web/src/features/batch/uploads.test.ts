@@ -74,4 +74,31 @@ describe('the upload store keeps its sums in step', () => {
     removeUploadItems(['q/甲']);
     expect(uploadStore.getState().overall).toEqual({ filesTotal: 1, filesDone: 0, filesFailed: 0, bytesTotal: 10, bytesDone: 0 });
   });
+
+  it('counts in 正在上传 n/N only the files of this round: a failed file left in the list from an earlier pick is not, until it is sent again (LAN walk, 2026-11-30: 10/34 个文件，2 个失败 for 30 clean files)', () => {
+    const { addUploadItems, patchUploadFile, removeUploadItems, uploadStore } = createUploads();
+    const single = (name: string, id: string) => ({ key: `r/${name}`, batchId: 'r', name, isFolder: false, filePath: `upload/r/${name}`, files: [{ id, relativePath: name, size: 10, chunkTotal: 1 }] });
+    addUploadItems([single('坏.jpg', 'bad'), single('好.jpg', 'good')]);
+    patchUploadFile('bad', { status: 'failed', error: '文件内容与扩展名不符', refused: true });
+    patchUploadFile('good', { status: 'done', bytesDone: 10 });
+    expect(uploadStore.getState().overall).toMatchObject({ filesTotal: 2, filesDone: 1, filesFailed: 1 });
+    // The next pick: its own count, without the failed file still listed.
+    addUploadItems([single('新.jpg', 'new')]);
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 1, filesDone: 0, filesFailed: 0, bytesTotal: 10, bytesDone: 0 });
+    expect(uploadStore.getState().items['r/坏.jpg']).toMatchObject({ filesTotal: 1, filesFailed: 1, inRound: false });
+    // Sent again while the new file goes: it joins the round.
+    patchUploadFile('bad', { status: 'queued', error: undefined, refused: undefined });
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 2, filesDone: 0, filesFailed: 0, bytesTotal: 20, bytesDone: 0 });
+    patchUploadFile('new', { status: 'done', bytesDone: 10 });
+    patchUploadFile('bad', { status: 'done', bytesDone: 10 });
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 2, filesDone: 2, filesFailed: 0, bytesTotal: 20, bytesDone: 20 });
+    expect(selectIsUploading(uploadStore.getState())).toBe(false);
+    // An earlier round's item leaves without touching this round's sums.
+    removeUploadItems(['r/好.jpg']);
+    expect(uploadStore.getState().overall).toMatchObject({ filesTotal: 2, filesDone: 2 });
+    // A retry when nothing else is sent is a round of its own: 正在上传 0/1.
+    patchUploadFile('new', { status: 'failed', error: '上传失败，请重试！', bytesDone: 0 });
+    patchUploadFile('new', { status: 'queued', error: undefined });
+    expect(uploadStore.getState().overall).toEqual({ filesTotal: 1, filesDone: 0, filesFailed: 0, bytesTotal: 10, bytesDone: 0 });
+  });
 });

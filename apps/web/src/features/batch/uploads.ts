@@ -5,10 +5,14 @@
  * with `useUploadState(selector)` (features/batch) and render at most five times a second (lib/paced.ts).
  *
  * Invariants (kept by the actions below, the only writers):
- * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums every file, plus
- *   `retired`: the items forgotten whole (sent and parsed, their entry gone) while other files were
- *   still queued or being sent, so that 正在上传 n/N counts the whole round and never steps back;
- *   they leave the sums when the next pick starts a round;
+ * - `items[k]` sums exactly the files whose `itemKey` is k, and `overall` sums the files of the items
+ *   `inRound`, plus `retired`: the items forgotten whole (sent and parsed, their entry gone) while other
+ *   files were still queued or being sent, so that 正在上传 n/N counts the whole round and never steps
+ *   back; they leave the sums when the next pick starts a round;
+ * - a round is what is sent from a pick made while nothing was being sent until nothing is: the items of
+ *   earlier rounds (a file that failed, left in the list) are not in it, and 正在上传 n/N does not count
+ *   them (LAN walk, 2026-11-30: 正在上传 10/34 个文件，2 个失败 for a folder of 30 clean files). One of them
+ *   whose file is sent again joins the round;
  * - `files` and `items` are tables the actions update in place: an entry is replaced by a new
  *   object when it changes (never changed itself), and the state around the tables is a new object
  *   on every change, so selectors of an entry and subscribers work as with immutable state.
@@ -62,6 +66,8 @@ export interface UploadItemState extends Sums {
   /** `upload/<folderId>/<name>`: what the parse call and deleteFile take. */
   filePath: string;
   fileIds: readonly string[];
+  /** Its files count in `overall`: false for an item of an earlier round whose files have all settled. */
+  inRound: boolean;
 }
 
 export interface UnsupportedNotice extends UnsupportedFile {
@@ -89,10 +95,15 @@ const emptySums = (): Sums => ({ filesTotal: 0, filesDone: 0, filesFailed: 0, by
 
 const uploading = (sums: Sums) => sums.filesTotal - sums.filesDone - sums.filesFailed > 0;
 
-/** A pick made while nothing is queued or being sent starts a round: the items forgotten during the last leave the sums. */
+/**
+ * A pick made while nothing is queued or being sent starts a round: the items forgotten during the last, and the items
+ * still listed (every file of theirs settled), leave the sums.
+ */
 function newRound(s: UploadState): UploadState {
-  if (s.retired.filesTotal === 0 || uploading(s.overall)) return s;
-  return { ...s, overall: addSums(s.overall, s.retired, -1), retired: emptySums() };
+  if (uploading(s.overall) || (s.overall.filesTotal === 0 && s.retired.filesTotal === 0)) return s;
+  const items = s.items as Record<string, UploadItemState>;
+  for (const [key, item] of Object.entries(items)) if (item.inRound) items[key] = { ...item, inRound: false };
+  return { ...s, overall: emptySums(), retired: emptySums() };
 }
 
 /** What a file adds to the sums. */
@@ -150,6 +161,7 @@ export function createUploads() {
           isFolder: item.isFolder,
           filePath: item.filePath,
           fileIds: item.files.map((f) => f.id),
+          inRound: true,
           ...sums,
         };
         overall = addSums(overall, sums, 1);
@@ -160,19 +172,29 @@ export function createUploads() {
 
   /** Changes one file and keeps its item's and the overall sums in step. */
   function patchUploadFile(id: string, patch: Partial<Omit<UploadFileState, 'id' | 'batchId' | 'itemKey'>>): void {
-    store.setState((s) => {
-      const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
-      const before = files[id];
-      if (!before) return s;
+    store.setState((last) => {
+      const before = last.files[id];
+      if (!before) return last;
       const after: UploadFileState = { ...before, ...patch };
+      const settled = (f: UploadFileState) => f.status === 'done' || f.status === 'failed';
+      // A settled file sent again: a round of its own when nothing else is being sent, and its item joins the round.
+      const sentAgain = settled(before) && !settled(after);
+      const s = sentAgain ? newRound(last) : last;
+      const { files, items } = s as { files: Record<string, UploadFileState>; items: Record<string, UploadItemState> };
       const item = items[before.itemKey];
       const delta = <T extends Sums>(sums: T): T => addSums(addSums(sums, weight(before), -1), weight(after), 1);
       let active = s.active;
       if (before.status !== 'uploading' && after.status === 'uploading') active = [...active, id];
       else if (before.status === 'uploading' && after.status !== 'uploading') active = active.filter((a) => a !== id);
       files[id] = after;
-      if (item) items[item.key] = delta(item);
-      return { ...s, overall: delta(s.overall), active };
+      if (!item) return { ...s, overall: delta(s.overall), active };
+      if (!item.inRound && !sentAgain) {
+        items[item.key] = delta(item);
+        return { ...s, active };
+      }
+      const overall = item.inRound ? s.overall : addSums(s.overall, item, 1);
+      items[item.key] = { ...delta(item), inRound: true };
+      return { ...s, overall: delta(overall), active };
     });
   }
 
@@ -215,10 +237,10 @@ export function createUploads() {
         const item = items[key];
         if (!item) continue;
         const whole = item.filesDone === item.filesTotal;
-        if (roundGoesOn && whole) retired = addSums(retired, item, 1);
+        if (item.inRound && roundGoesOn && whole) retired = addSums(retired, item, 1);
         for (const id of item.fileIds) {
           const f = files[id];
-          if (f && !(roundGoesOn && whole)) overall = addSums(overall, weight(f), -1);
+          if (f && item.inRound && !(roundGoesOn && whole)) overall = addSums(overall, weight(f), -1);
           delete files[id];
           gone.add(id);
         }

@@ -298,21 +298,25 @@ function createDraftSync(batch: Batch) {
   };
 
   /** Puts the draft's batch on the page: rows, selection, uploads (unfinished ones wait for a re-pick); rows that failed their check, or whose check had not answered, are checked again. */
-  function apply(document: BatchDraftDocument, customerHubId: number): { works: number; unfinished: number } {
+  function apply(document: BatchDraftDocument, customerHubId: number): { works: number; unfinished: Promise<number> } {
     const rows = document.works as WorkRow[];
     addWorks(rows);
     const uuids = new Set(rows.map((r) => r.uuid));
     setSelectedWorks(document.selectedKeys.filter((k) => uuids.has(k)));
     const roots = rootsOf(rows);
     const onList: DraftUploadItem[] = [];
-    let unfinished = 0;
     for (const item of document.uploads) {
       const stays = !(item.parsed && item.files.every((f) => f.done) && hasRows(item, roots));
       if (stays) onList.push(item);
-      unfinished += item.files.filter((f) => !f.done && !f.refused).length;
       ledger.set(item.key, { ...item, restored: true });
     }
-    if (context && onList.length > 0) flow.restoreItems(onList, context);
+    const settled = context && onList.length > 0 ? flow.restoreItems(onList, context) : Promise.resolve();
+    // Counted once the server has said which of the files it has: the draft's last save may have been made before
+    // some finished (LAN walk, 2026-11-30: 30个文件未上传完成 said for an entry that listed 22).
+    const unfinished = settled.then(() => {
+      const files = uploadStore.getState().files;
+      return onList.reduce((n, item) => n + item.files.filter((f) => files[f.id]?.status === 'failed' && !files[f.id]?.refused).length, 0);
+    });
     // Failed checks, and checks under a chosen SKU that had not answered when the draft was saved.
     const unsettled = (r: WorkRow) => r.state === 'abnormal' || r.state === 'dpiAbnormal' || (r.state === 'unmatch' && r.propertyConfigId != null && r.productId != null);
     const recheck = rows.filter(unsettled).map((r) => r.uuid);
@@ -341,9 +345,11 @@ function createDraftSync(batch: Batch) {
         const page = worksStore.getState().rows.length > 0 || Object.keys(uploadStore.getState().items).length > 0;
         if (!page) {
           const restored = apply(draft.document, customerHubId);
-          if (restored.works > 0 || restored.unfinished > 0) {
-            ctx.info(`已恢复未完成的批量订单：${restored.works}个作品${restored.unfinished > 0 ? `，${restored.unfinished}个文件未上传完成，请重新选择这些文件继续上传` : ''}`);
-          }
+          void restored.unfinished.then((unfinished) => {
+            if (restored.works > 0 || unfinished > 0) {
+              ctx.info(`已恢复未完成的批量订单：${restored.works}个作品${unfinished > 0 ? `，${unfinished}个文件未上传完成，请重新选择这些文件继续上传` : ''}`);
+            }
+          });
           syncLedger();
           lastSignature = signature();
         } else {

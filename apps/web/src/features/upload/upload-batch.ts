@@ -458,11 +458,11 @@ function createUploadFlow(page: Batch) {
    * Puts back the upload items of an earlier page (a restored draft): finished files count as done; the others are
    * asked of the server first (a file that finished after the last save is done), and what is still missing waits to
    * be picked again (its entry says so, with 重新选择). An item whose every file had finished is parsed now. Items
-   * already present are left as they are.
+   * already present are left as they are. Settles once every entry says what it lacks.
    */
-  function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): void {
+  function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): Promise<void> {
     const fresh = items.filter((item) => !uploadStore.getState().items[item.key] && item.files.length > 0);
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return Promise.resolve();
     for (const item of fresh) {
       let batch = batches.get(item.batchId);
       if (!batch) {
@@ -492,10 +492,10 @@ function createUploadFlow(page: Batch) {
     const unsure = fresh.flatMap((item) => item.files.filter((f) => !f.done && !f.refused).map((f) => ({ item, f })));
     if (unsure.length === 0) {
       for (const item of fresh) settleRestored(item);
-      return;
+      return Promise.resolve();
     }
     for (const item of fresh) restoring.add(item.key);
-    void storedChunks(unsure.map(({ item, f }) => ({ folderId: item.batchId, filePath: f.relativePath, size: f.size, chunkTotal: f.chunkTotal })))
+    return storedChunks(unsure.map(({ item, f }) => ({ folderId: item.batchId, filePath: f.relativePath, size: f.size, chunkTotal: f.chunkTotal })))
       .then((answers) => answers.forEach((answer, i) => {
         const { f } = unsure[i]!;
         if (answer.status === 'done' && answer.result && uploadStore.getState().files[f.id]?.status === 'failed') {

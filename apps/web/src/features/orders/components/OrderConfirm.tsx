@@ -18,6 +18,8 @@ interface ConfirmRow {
   quantity: number;
   location: OrderLocation | undefined;
   line: QuoteLine | undefined;
+  /** 人工调色 chosen on the batch page: said under the product's details, as the job ticket says it. */
+  manualToning: boolean;
 }
 
 const PAGE_SIZE = 50;
@@ -68,6 +70,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
       quantity: r.quantity,
       location: locationOfWork(draft, index),
       line: lines.get(r.uuid),
+      manualToning: r.toning === 'Manual',
     }));
   }, [draft, quote.data]);
 
@@ -105,6 +108,11 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
                 {s}
               </Typography.Text>
             ))}
+            {r.manualToning && (
+              <Typography.Text style={{ fontSize: 12 }} data-testid="manual-toning">
+                人工调色
+              </Typography.Text>
+            )}
           </Flex>
         ),
       },

@@ -147,6 +147,12 @@ const columns: TableColumnsType<SalesOrder> = [
             {s}
           </Typography.Text>
         ))}
+        {/* The customer's choice on the batch page, as its job ticket says it (LAN walk, 2026-11-30: shown only to the shop). */}
+        {o.toning === 'Manual' && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="manual-toning">
+            人工调色
+          </Typography.Text>
+        )}
       </Flex>
     ),
   },
