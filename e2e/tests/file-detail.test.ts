@@ -132,6 +132,11 @@ describe('文件详情 and 调整尺寸', () => {
     }
     // Nothing to scroll sideways: the table fits the dialog.
     expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    // The name's end stays in view when the rest is cut (folders of camera names differ only there: LAN walk).
+    const name = detail.getByTestId('detail-name').first();
+    await expect.poll(() => name.innerText()).toMatch(/(…|\.\.\.)一批竖拍原片\.jpg$/);
+    // Shown, not clipped by CSS (a clipped line keeps its whole text in the page).
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
     const status = await detail.locator('th').filter({ hasText: '状态' }).boundingBox();
     const actions = await detail.locator('th').filter({ hasText: '操作' }).boundingBox();
     expect(status!.x + status!.width).toBeLessThanOrEqual(actions!.x + 1);

@@ -279,9 +279,17 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
           {/* A PDF's page number first: after a long file name the ellipsis cut it, and 30 rows read alike (LAN walk). */}
           <Flex vertical gap={0} style={{ minWidth: 0 }}>
             {row.page ? <Typography.Text strong data-testid="detail-page">第{row.page}页</Typography.Text> : null}
-            <Typography.Text ellipsis title={row.page ? `${labelOf(row)} 第${row.page}页` : labelOf(row)} style={{ maxWidth: 186 }} type={row.page ? 'secondary' : undefined}>
-              {labelOf(row)}
-            </Typography.Text>
+            {/* Two lines, the name's end always shown: camera folders' names differ in their last characters, and one
+                line cut at the shared start made every row read alike (LAN walk, 2026-11-30). */}
+            <Typography.Paragraph
+              ellipsis={{ rows: 2, suffix: nameTail(labelOf(row)) }}
+              title={row.page ? `${labelOf(row)} 第${row.page}页` : labelOf(row)}
+              style={{ maxWidth: 186, margin: 0 }}
+              type={row.page ? 'secondary' : undefined}
+              data-testid="detail-name"
+            >
+              {nameHead(labelOf(row))}
+            </Typography.Paragraph>
           </Flex>
         </Flex>
       ),
@@ -423,6 +431,11 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     </Flex>
   );
 }
+
+/** A file name's last characters (its number and extension), kept in view when the rest is cut. */
+const TAIL_CHARS = 10;
+const nameTail = (name: string) => [...name].slice(-TAIL_CHARS).join('');
+const nameHead = (name: string) => [...name].slice(0, -TAIL_CHARS).join('');
 
 /** More actions for one file of the dialog (the page adds 撤销修复 of features/bulk-fix for a fixed picture). */
 export type FileActionsRenderer = (file: { itemPath: string; busy: boolean }) => ReactNode;
