@@ -394,15 +394,10 @@ export async function extractZip(
     for (let i = 0; i < listed.length && failure === undefined; i++) {
       const { raw, info, segments, decoded } = listed[i]!;
       if (onEntry && (await onEntry(info, i, listed.length)) === false) continue;
-      const unreadable = info.name.includes('\ufffd') ? 'unreadable-name' : hasControlChars(info.name) ? 'control-chars' : null;
-      if (unreadable) {
+      const nameRefused = info.name.includes('\ufffd') ? 'unreadable-name' : hasControlChars(info.name) ? 'control-chars' : tooLong(info) ? 'path-too-long' : null;
+      if (nameRefused) {
         // A folder is said through its files.
-        if (!info.isDirectory) await onLeftOut?.(info, unreadable);
-        continue;
-      }
-      if (tooLong(info)) {
-        // A folder is said through its files.
-        if (!info.isDirectory) await onLeftOut?.(info, 'path-too-long');
+        if (!info.isDirectory) await onLeftOut?.(info, nameRefused);
         continue;
       }
       if (!info.isDirectory) {

@@ -310,13 +310,9 @@ function createDraftSync(batch: Batch) {
       if (stays) onList.push(item);
       ledger.set(item.key, { ...item, restored: true });
     }
-    const settled = context && onList.length > 0 ? flow.restoreItems(onList, context) : Promise.resolve();
     // Counted once the server has said which of the files it has: the draft's last save may have been made before
     // some finished (LAN walk, 2026-11-30: 30个文件未上传完成 said for an entry that listed 22).
-    const unfinished = settled.then(() => {
-      const files = uploadStore.getState().files;
-      return onList.reduce((n, item) => n + item.files.filter((f) => files[f.id]?.status === 'failed' && !files[f.id]?.refused).length, 0);
-    });
+    const unfinished = context && onList.length > 0 ? flow.restoreItems(onList, context) : Promise.resolve(0);
     // Failed checks, and checks under a chosen SKU that had not answered when the draft was saved.
     const unsettled = (r: WorkRow) => r.state === 'abnormal' || r.state === 'dpiAbnormal' || (r.state === 'unmatch' && r.propertyConfigId != null && r.productId != null);
     const recheck = rows.filter(unsettled).map((r) => r.uuid);

@@ -458,11 +458,12 @@ function createUploadFlow(page: Batch) {
    * Puts back the upload items of an earlier page (a restored draft): finished files count as done; the others are
    * asked of the server first (a file that finished after the last save is done), and what is still missing waits to
    * be picked again (its entry says so, with 重新选择). An item whose every file had finished is parsed now. Items
-   * already present are left as they are. Settles once every entry says what it lacks.
+   * already present are left as they are. Settles once every entry says what it lacks, with the number of files still
+   * missing (the restore's notice).
    */
-  function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): Promise<void> {
+  function restoreItems(items: readonly RestoredUploadItem[], context: UploadContext): Promise<number> {
     const fresh = items.filter((item) => !uploadStore.getState().items[item.key] && item.files.length > 0);
-    if (fresh.length === 0) return Promise.resolve();
+    if (fresh.length === 0) return Promise.resolve(0);
     for (const item of fresh) {
       let batch = batches.get(item.batchId);
       if (!batch) {
@@ -490,10 +491,7 @@ function createUploadFlow(page: Batch) {
     // A file the draft saved unfinished may have finished before the page went (the save after it had not
     // reached the server): the server is asked before it is listed to be picked again.
     const unsure = fresh.flatMap((item) => item.files.filter((f) => !f.done && !f.refused).map((f) => ({ item, f })));
-    if (unsure.length === 0) {
-      for (const item of fresh) settleRestored(item);
-      return Promise.resolve();
-    }
+    if (unsure.length === 0) return Promise.resolve(fresh.reduce((n, item) => n + settleRestored(item), 0));
     for (const item of fresh) restoring.add(item.key);
     return storedChunks(unsure.map(({ item, f }) => ({ folderId: item.batchId, filePath: f.relativePath, size: f.size, chunkTotal: f.chunkTotal })))
       .then((answers) => answers.forEach((answer, i) => {
@@ -504,16 +502,12 @@ function createUploadFlow(page: Batch) {
       }))
       // Without the answer the files are listed to be picked again, as the draft had them.
       .catch(() => undefined)
-      .finally(() => {
-        // An item deleted meanwhile, or picked again (resumeFiles took it over), is left as it is.
-        for (const item of fresh) {
-          if (restoring.delete(item.key) && uploadStore.getState().items[item.key]) settleRestored(item);
-        }
-      });
+      // An item deleted meanwhile, or picked again (resumeFiles took it over), is left as it is.
+      .then(() => fresh.reduce((n, item) => n + (restoring.delete(item.key) && uploadStore.getState().items[item.key] ? settleRestored(item) : 0), 0));
   }
 
-  /** A restored item's entry, its files' states known: parsed when every file is done, else what is missing. */
-  function settleRestored(item: RestoredUploadItem): void {
+  /** A restored item's entry, its files' states known: parsed when every file is done, else what is missing (their number). */
+  function settleRestored(item: RestoredUploadItem): number {
     const files = item.files.map((f) => uploadStore.getState().files[f.id]).filter((f) => f !== undefined);
     // A file the server refused stays refused, with its reason: picking it again would not help.
     const unfinished = files.filter((f) => f.status !== 'done' && !f.refused);
@@ -523,11 +517,12 @@ function createUploadFlow(page: Batch) {
         if (item.choice) preflightRestored(item.key, new Map());
         queueParse(item.key);
       } else showFailedItem(item.key);
-      return;
+      return 0;
     }
     const listed = item.isFolder ? unfinished.map((f) => f.relativePath).sort(naturalCompare).slice(0, FAILED_FILES_LISTED) : [];
     if (item.isFolder && unfinished.length > FAILED_FILES_LISTED) listed.push(`等${unfinished.length}个文件未上传完成`);
     updateCheckEntry(item.key, { status: 'failure', phase: undefined, message: UNFINISHED_UPLOAD, details: listed, retry: 'pick' });
+    return unfinished.length;
   }
 
   /**
