@@ -9,23 +9,12 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { openDb } from '../../src/db/client.ts';
 import {
-  accessUrlOf, createPgDatabase, fetchBytes, isDone, noisePngOfSize, pgliteDataDir, postChunk, queryDb, removeDir, sha256, sleep,
-  smallJpeg, startChild, upload, usePostgres, type Child, type ChunkResult, type Kind, type Upload,
+  accessUrlOf, drillPlace, fetchBytes, isDone, noisePngOfSize, postChunk, queryDb, sha256, sleep,
+  smallJpeg, startChild, upload, type Child, type ChunkResult, type Kind, type Upload,
 } from '../helpers/drill.ts';
 import { makeZip } from '../helpers/zips.ts';
 
 const KINDS: Kind[] = ['pglite', 'postgres'];
-
-/** A DATA_DIR (and for PostgreSQL a database) of one drill, removed when the test ends. */
-async function place(ctx: TestContext, kind: Kind) {
-  const dataDir = await pgliteDataDir();
-  ctx.onTestFinished(() => removeDir(dataDir));
-  if (kind === 'pglite') return { dataDir, databaseUrl: undefined };
-  ctx.onTestFinished(await usePostgres());
-  const db = await createPgDatabase();
-  ctx.onTestFinished(db.drop);
-  return { dataDir, databaseUrl: db.url };
-}
 
 async function start(ctx: TestContext, where: { dataDir: string; databaseUrl: string | undefined }) {
   const child = await startChild({ dataDir: where.dataDir, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}) });
@@ -53,7 +42,7 @@ const album = (async () => {
 describe.concurrent('kill -9 and restart', () => {
   for (const kind of KINDS) {
     it(`loses no chunk of files whose upload a kill -9 interrupted, on ${kind}`, async (ctx) => {
-      const where = await place(ctx, kind);
+      const where = await drillPlace(ctx, kind);
       const files: Upload[] = [
         upload('套图/大图1.png', await noisePngOfSize(2_600_000)),
         upload('套图/大图2.png', await noisePngOfSize(4_700_000)),
@@ -117,7 +106,7 @@ describe.concurrent('kill -9 and restart', () => {
     }, 240_000);
 
     it(`finishes a zip parse that a kill -9 interrupted, with the same works and no duplicates, on ${kind}`, async (ctx) => {
-      const where = await place(ctx, kind);
+      const where = await drillPlace(ctx, kind);
       const { entries, bytes } = await album;
       const zip = upload('相册.zip', bytes);
 

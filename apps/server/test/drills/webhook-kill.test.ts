@@ -3,29 +3,19 @@
  * not answered yet). Started again on the same database, the server sends the delivery again, with the
  * same webhook-id (the ERP dedupes by it) and a valid signature, and logs it as delivered.
  */
-import { describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebhookDeliveriesAnswer } from '@portal/contract';
-import { createPgDatabase, pgliteDataDir, removeDir, sleep, startChild, usePostgres, type Kind } from '../helpers/drill.ts';
+import { drillPlace, sleep, startChild, type Kind } from '../helpers/drill.ts';
 import { photoMm, placePhotoOrders } from '../helpers/orders.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const KINDS: Kind[] = ['pglite', 'postgres'];
 const SECRET = `whsec_${Buffer.alloc(32, 42).toString('base64')}`;
 
-async function place(ctx: TestContext, kind: Kind) {
-  const dataDir = await pgliteDataDir();
-  ctx.onTestFinished(() => removeDir(dataDir));
-  if (kind === 'pglite') return { dataDir, databaseUrl: undefined };
-  ctx.onTestFinished(await usePostgres());
-  const db = await createPgDatabase();
-  ctx.onTestFinished(db.drop);
-  return { dataDir, databaseUrl: db.url };
-}
-
 describe.concurrent('kill -9 while a webhook is in flight', () => {
   for (const kind of KINDS) {
     it(`sends it again after the restart, same webhook-id, on ${kind}`, async (ctx) => {
-      const where = await place(ctx, kind);
+      const where = await drillPlace(ctx, kind);
       // The ERP holds the first request without answering (the process dies meanwhile), then answers 200.
       const receiver = await startReceiver({ secret: SECRET, answer: (r, nth) => (r.type === 'order.created' && nth === 1 ? 'hang' : 200) });
       ctx.onTestFinished(() => receiver.close());

@@ -12,7 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import sharp from 'sharp';
-import { inject } from 'vitest';
+import { inject, type TestContext } from 'vitest';
 import { startServer, type RunningServer } from '../../../../e2e/support/server.ts';
 import { PG_ADMIN_URL, withDatabase } from '../global-setup.ts';
 
@@ -386,3 +386,14 @@ export async function restartPostgresExclusively(maxWaitMs = 240_000): Promise<(
 }
 
 export const removeDir = (dir: string) => rm(dir, { recursive: true, force: true });
+
+/** A DATA_DIR (and for PostgreSQL a database) of one drill, removed when the test ends. */
+export async function drillPlace(ctx: TestContext, kind: Kind): Promise<{ dataDir: string; databaseUrl: string | undefined }> {
+  const dataDir = await pgliteDataDir();
+  ctx.onTestFinished(() => removeDir(dataDir));
+  if (kind === 'pglite') return { dataDir, databaseUrl: undefined };
+  ctx.onTestFinished(await usePostgres());
+  const db = await createPgDatabase();
+  ctx.onTestFinished(db.drop);
+  return { dataDir, databaseUrl: db.url };
+}
