@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDb, type DbHandle } from '../../src/db/client.ts';
 import { PG_ADMIN_URL, withDatabase } from '../global-setup.ts';
+import { remote } from './remote.ts';
 
 export type DbKind = 'pglite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
@@ -55,25 +56,10 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, r
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const call: TestApp['call'] = (method, p, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    }
-    const init: RequestInit = { method, headers, body };
-    return fetch(url + p, init);
-  };
+  const { call, login } = remote(url);
 
   return {
-    app, url, config, db, call,
-    async login(username, password) {
-      const res = await call('POST', '/api/authenticate', { body: { username, password } });
-      if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status}`);
-      return ((await res.json()) as { id_token: string }).id_token;
-    },
+    app, url, config, db, call, login,
     keep: { dataDir, databaseUrl, dbName },
     async stop() {
       // Responses a test never read would keep their connections, and close() would wait for them.

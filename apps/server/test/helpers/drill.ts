@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { inject, type TestContext } from 'vitest';
 import { startServer, type RunningServer } from '../../../../e2e/support/server.ts';
 import { PG_ADMIN_URL, withDatabase } from '../global-setup.ts';
+import { remote as remoteCalls, type Remote } from './remote.ts';
 
 export { PG_ADMIN_URL };
 export type Kind = 'pglite' | 'postgres';
@@ -70,35 +71,9 @@ export async function pgliteDataDir(): Promise<string> {
 
 // ---------------------------------------------------------------- server processes
 
-export type Remote = {
-  url: string;
-  /** fetch with a JSON body when one is given; never waits longer than REQUEST_TIMEOUT_MS. */
-  call: (method: string, p: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
-  login: (username: string, password: string) => Promise<string>;
-};
-
-export function remote(url: string): Remote {
-  const call: Remote['call'] = (method, p, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    }
-    const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-    return fetch(url + p, body === undefined ? { method, headers, signal } : { method, headers, body, signal });
-  };
-  return {
-    url,
-    call,
-    async login(username, password) {
-      const res = await call('POST', '/api/authenticate', { body: { username, password } });
-      if (res.status !== 200) throw new Error(`login ${username} on ${url} failed: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { id_token: string }).id_token;
-    },
-  };
-}
+export type { Remote };
+/** The calls to a child server (remote.ts); a call never waits longer than REQUEST_TIMEOUT_MS. */
+export const remote = (url: string): Remote => remoteCalls(url, { timeoutMs: REQUEST_TIMEOUT_MS });
 
 export type Child = Remote & { server: RunningServer; env: Record<string, string>; dataDir: string };
 
