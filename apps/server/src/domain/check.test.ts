@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assignComponent, checkWork, splitPages, type CheckComponent, type CheckItem, type PageSpec } from './check.ts';
+import { assignComponent, checkWork, splitPages, type CheckItem, type PageSpec } from './check.ts';
+import { comp, img, noPages, pdfPage as page } from './check.fixtures.ts';
 
-const comp = (o: Partial<CheckComponent> & { id: number; name: string; width: number; height: number }): CheckComponent => ({
-  uuid: `u${o.id}`, error: 1, errorType: 'mm', autoOrientationDetection: false, resolutionThreshold: 0, resolutionLimit: null, ...o,
-});
-/** An image of exactly w×h mm at the dpi. */
-const img = (name: string, w: number, h: number, dpi = 300, extra: Partial<CheckItem> = {}): CheckItem => ({
-  type: 'image', filePath: `upload/f/${name}`, fileName: name, folderComponent: null,
-  widthPx: Math.round((w / 25.4) * dpi), heightPx: Math.round((h / 25.4) * dpi), dpi, dpiStated: true, ...extra,
-} as CheckItem);
-const page = (n: number, w: number, h: number): CheckItem => ({ type: 'pdf', filePath: 'upload/f/a.pdf', fileName: 'a.pdf', folderComponent: null, page: n, widthMm: w, heightMm: h });
-const noPages = { base: 1, min: null, max: null, check: true };
 
 describe('component assignment', () => {
   const cover = comp({ id: 1, name: '封面', width: 420, height: 285 });

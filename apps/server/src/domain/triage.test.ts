@@ -4,18 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fileIssues, triage, type TriageWorkInput } from '@portal/contract';
-import { checkWork, type CheckComponent, type CheckItem, type PageRule } from './check.ts';
+import { checkWork, type CheckComponent, type CheckItem } from './check.ts';
+import { comp, img, noPages, pdfPage } from './check.fixtures.ts';
 
-const comp = (o: Partial<CheckComponent> & { id: number; name: string; width: number; height: number }): CheckComponent => ({
-  uuid: `u${o.id}`, error: 1, errorType: 'mm', autoOrientationDetection: false, resolutionThreshold: 0, resolutionLimit: null, ...o,
-});
-/** An image of w×h mm at the dpi, as the check measures it. */
-const img = (name: string, w: number, h: number, dpi = 300, extra: Partial<CheckItem> = {}): CheckItem => ({
-  type: 'image', filePath: `upload/f/${name}`, fileName: name, folderComponent: null,
-  widthPx: Math.round((w / 25.4) * dpi), heightPx: Math.round((h / 25.4) * dpi), dpi, dpiStated: true, ...extra,
-} as CheckItem);
-const pdfPage = (n: number, w: number, h: number): CheckItem => ({ type: 'pdf', filePath: 'upload/f/a.pdf', fileName: 'a.pdf', folderComponent: null, page: n, widthMm: w, heightMm: h });
-const noPages: PageRule & { check: boolean } = { base: 1, min: null, max: null, check: true };
 
 /** 5寸 photo of the demo shop: 127×89 ±1 mm, 300 dpi wanted; a card without automatic orientation. */
 const photo = comp({ id: 5, name: '照片', width: 127, height: 89, autoOrientationDetection: true, resolutionThreshold: 300 });
