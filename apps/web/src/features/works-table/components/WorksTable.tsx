@@ -106,8 +106,8 @@ export function WorksTable({ renderAddress, onReselect, height = 560, onlyUuids 
   // and 调色 scrolled under 操作: LAN walk, 2026-11-30); long names are cut with their whole text on hover.
   const columns = useMemo<TableColumnsType<RowRef>>(
     () => [
-      { title: '作品名称', key: 'articleName', width: 190, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
-      { title: '订购数量', key: 'quantity', width: 104, render: orPreflight((u) => <QuantityCell uuid={u} />) },
+      { title: '作品名称', key: 'articleName', width: 172, render: orPreflight((u) => <NameCell uuid={u} onRename={setRenaming} />, (u) => <PreflightNameCell uuid={u} />) },
+      { title: '订购数量', key: 'quantity', width: 122, render: orPreflight((u) => <QuantityCell uuid={u} />) },
       { title: '产品名称', key: 'productName', width: 130, render: orPreflight((u) => <ProductNameCell uuid={u} />, (u) => <PreflightProductCell uuid={u} />) },
       { title: '产品详情', key: 'productDetails', width: 140, render: orPreflight((u) => <ProductDetailsCell uuid={u} />) },
       { title: '文件尺寸', key: 'fileSize', width: 150, render: orPreflight((u) => <FileSizeCell uuid={u} />, (u) => <PreflightSizeCell uuid={u} />) },

@@ -107,7 +107,7 @@ export const QuantityCell = memo(function QuantityCell({ uuid }: { uuid: string 
         min={1}
         max={MAX_QUANTITY}
         precision={0}
-        style={{ width: 44 }}
+        style={{ width: 66 }}
         // 0 is the empty field: the submit check names it (文件的订购数量必须大于0).
         value={quantity ? quantity : null}
         onChange={(v) => updateWork(uuid, { quantity: typeof v === 'number' ? v : 0 })}
