@@ -407,6 +407,12 @@ export const OrderWork = z.object({
   toning: Toning.default('None'),
   customToning: z.union([z.string().max(500), z.boolean()]).nullable().optional(),
   orderLocations: z.array(OrderLocation).max(50).optional(),
+  /**
+   * The line's 金额 the customer confirmed (its amount in the quote /payment1 showed). When given and the line comes
+   * to another amount now, nothing is placed: 409 price-changed naming the work. The total alone misses a price
+   * raised on one line and lowered on another (money probe, 2026-12-01).
+   */
+  expectedAmount: z.number().min(0).max(LIMITS.maxAmountFen / 100).optional(),
 });
 export const BatchOrderBody = z.object({
   idempotencyKey: z.string().min(8).max(100),

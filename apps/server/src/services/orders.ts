@@ -188,7 +188,9 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
     async placeBatch(caller: Caller, body: BatchOrderBody) {
       // A key placed before answers what it placed, for the same batch only: another batch under it is refused,
       // never answered with the first one's orders as if it had been placed.
-      const requestHash = createHash('sha256').update(JSON.stringify({ ...body, idempotencyKey: undefined, expectedTotalAmount: undefined })).digest('hex');
+      // What the customer confirmed is not the batch: a batch confirmed again at new prices is the same batch.
+      const batchOnly = { ...body, idempotencyKey: undefined, expectedTotalAmount: undefined, works: body.works.map((w) => ({ ...w, expectedAmount: undefined })) };
+      const requestHash = createHash('sha256').update(JSON.stringify(batchOnly)).digest('hex');
       const placedBefore = (row: { answer: unknown; requestHash: string | null }) => {
         if (row.requestHash !== null && row.requestHash !== requestHash) throw new AppError(409, 'idempotency-conflict', MSG.batchKeyReused);
         return row.answer as z.infer<typeof BatchOrderAnswer>;
@@ -267,6 +269,14 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
           const confirmedFen = fenOfYuan(body.expectedTotalAmount);
           if (confirmedFen === null) throw badRequest(MSG.confirmedTotalNotFen, 'validation');
           if (BigInt(confirmedFen) !== totalFen) throw new AppError(409, 'price-changed', MSG.priceChanged(fenText(confirmedFen), fenText(totalFen)));
+        }
+        // The same for each line the client sent its confirmed amount of: a total can stay while its lines move.
+        for (const [i, w] of body.works.entries()) {
+          if (w.expectedAmount === undefined) continue;
+          const confirmedFen = fenOfYuan(w.expectedAmount);
+          if (confirmedFen === null) throw badRequest(MSG.confirmedAmountNotFen(w.articleName), 'validation');
+          const lineFen = toFen(ready[i]!.pricing!.amount);
+          if (BigInt(confirmedFen) !== lineFen) throw new AppError(409, 'price-changed', MSG.linePriceChanged(ready[i]!.line.articleName, fenText(confirmedFen), fenText(lineFen)));
         }
         const totalAmount = Number(fenText(totalFen));
         return db.transaction(async (tx) => {

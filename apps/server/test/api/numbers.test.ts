@@ -82,9 +82,15 @@ describe.each(DB_KINDS)('numbers past the database on %s', (kind) => {
     // What an API probe got before: 数值过小：期望 number >=0, 无效输入：期望 数字，实际接收 数字 (1e400), a regular expression.
     const batch = (raw: string) => fetch(`${t.url}/api/sales_order/batch`, { method: 'POST', headers: { authorization: `Bearer ${customer}`, 'content-type': 'application/json' }, body: raw });
     const works = JSON.stringify([{ uuid: randomUUID(), articleName: '作品', quantity: 1, productId: 1, propertyConfigId: 1 }]);
-    for (const [total, words] of [['-0.68', '确认的金额：不能小于0'], ['1e400', '确认的金额：必须是有限的数字'], ['"0.68"', '确认的金额：必须是数字']]) {
+    for (const [total, words] of [['-0.68', '确认的合计金额：不能小于0'], ['1e400', '确认的合计金额：必须是有限的数字'], ['"0.68"', '确认的合计金额：必须是数字']]) {
       const res = await batch(`{"idempotencyKey":"${randomUUID()}","deliveryMethod":"Unified","works":${works},"expectedTotalAmount":${total}}`);
       expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, `请求参数不正确：${words}`]);
+    }
+    // A line's confirmed amount, the same.
+    for (const [amount, words] of [['-0.68', '不能小于0'], ['1e400', '必须是有限的数字'], ['"0.68"', '必须是数字']]) {
+      const line = `[{"uuid":"${randomUUID()}","articleName":"作品","quantity":1,"productId":1,"propertyConfigId":1,"expectedAmount":${amount}}]`;
+      const res = await batch(`{"idempotencyKey":"${randomUUID()}","deliveryMethod":"Unified","works":${line}}`);
+      expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, `请求参数不正确：第1个作品的确认金额：${words}`]);
     }
     // The contract's 5,000 works fit the body a batch may send (about 1.1 MB; 413 请求内容过大 before).
     const many = Array.from({ length: 5000 }, (_, i) => ({ uuid: randomUUID(), articleName: `春季家庭旅行纪念照片第${i + 1}张`, quantity: 1, productId: 1, propertyConfigId: 1, fileName: 'a.jpg', filePath: `upload/${randomUUID()}/a.jpg` }));

@@ -267,6 +267,50 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     }
   });
 
+  it('refuses an order where a line\'s amount is no longer the one confirmed, though the total is (one price up, another down)', async () => {
+    const matte = await findSku(t, demo, 'PH-5', 'PH5-MT-NB');
+    const a = await checked(demo, '改价光面.jpg', await photoMm(127, 89), photo5);
+    const b = await checked(demo, '改价亚面.jpg', await photoMm(127, 89), matte);
+    const works = [line(a, photo5, { quantity: 3 }), line(b, matte, { quantity: 3 })];
+    type Quote = { message: { totalAmount: number; lines: Array<{ uuid: string; amount: number }> } };
+    const quote = async () => ((await (await t.call('POST', '/api/sales_order/quote', { token: demo, body: { works } })).json()) as Quote).message;
+    const confirmed = await quote();
+    const amountOf = (q: Quote['message'], w: Work) => q.lines.find((l) => l.uuid === w.uuid)!.amount;
+    const unitLines = (sku: Sku) => and(eq(priceLines.priceType, 'customer'), eq(priceLines.entityId, 1), eq(priceLines.propertyConfigId, sku.propertyConfigId), eq(priceLines.kind, 'unit'));
+    const before = [
+      ...(await t.db.db.select({ id: priceLines.id, amount: priceLines.amount }).from(priceLines).where(unitLines(photo5))).map((r) => ({ ...r, by: 0.01 })),
+      ...(await t.db.db.select({ id: priceLines.id, amount: priceLines.amount }).from(priceLines).where(unitLines(matte))).map((r) => ({ ...r, by: -0.01 })),
+    ];
+    try {
+      // The operator raises the glossy print by 0.01 and lowers the matte one by 0.01 while /payment1 is open.
+      for (const r of before) await t.db.db.update(priceLines).set({ amount: (Number(r.amount) + r.by).toFixed(2) }).where(eq(priceLines.id, r.id));
+      const now = await quote();
+      expect(now.totalAmount, 'the same total').toBe(confirmed.totalAmount);
+      expect(Math.round((amountOf(now, a) - amountOf(confirmed, a)) * 100)).toBe(3);
+      const ordersBefore = await ordersOfDemo();
+      const withAmounts = (q: Quote['message']) => works.map((w) => ({ ...w, expectedAmount: q.lines.find((l) => l.uuid === w.uuid)!.amount }));
+      const key = randomUUID();
+      const refused = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: confirmed.totalAmount, works: withAmounts(confirmed) } });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({
+        code: 'price-changed',
+        message: `价格已变动：「改价光面」确认时¥${amountOf(confirmed, a).toFixed(2)}，现在¥${amountOf(now, a).toFixed(2)}，请核对新的金额后再提交`,
+      });
+      expect(await ordersOfDemo(), 'nothing placed').toBe(ordersBefore);
+      // A confirmed amount that is not a whole number of fen is refused in words.
+      const odd = withAmounts(now).map((w, i) => (i === 0 ? { ...w, expectedAmount: w.expectedAmount + 0.005 } : w));
+      const oddly = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', works: odd } });
+      expect([oddly.status, ((await oddly.json()) as { message: string }).message]).toEqual([400, '改价光面：确认金额最多两位小数']);
+      // Confirmed again at the new prices, the same key places both lines at them.
+      const placed = await t.call('POST', '/api/sales_order/batch', { token: demo, body: { idempotencyKey: key, deliveryMethod: 'Unified', expectedTotalAmount: now.totalAmount, works: withAmounts(now) } });
+      expect(placed.status).toBe(200);
+      const answer = (await placed.json()) as { message: { orders: Array<{ articleName: string; amount: number }> } };
+      expect(answer.message.orders.map((o) => [o.articleName, o.amount])).toEqual([['改价光面', amountOf(now, a)], ['改价亚面', amountOf(now, b)]]);
+    } finally {
+      for (const r of before) await t.db.db.update(priceLines).set({ amount: r.amount }).where(eq(priceLines.id, r.id));
+    }
+  });
+
   it('keeps a card\'s files in the catalogue\'s order of its components (正面 before 背面), whatever order they were picked in', async () => {
     const card = await findSku(t, demo, 'BC-90', 'BC-D-C300');
     const side = await photoMm(90, 54);

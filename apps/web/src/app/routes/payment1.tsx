@@ -38,9 +38,9 @@ export function Payment1Route() {
         placing={place.isPending}
         placeError={place.error}
         onBack={() => void navigate('/batch-upload')}
-        onPlace={(confirmedTotal) => {
+        onPlace={(confirmed) => {
           if (place.isPending) return;
-          place.mutate({ ...batchBodyOf(draft), expectedTotalAmount: confirmedTotal }, {
+          place.mutate(batchBodyOf(draft, confirmed), {
             onSuccess: (answer) => {
               clearDraft();
               orderedServerDraft(batch);

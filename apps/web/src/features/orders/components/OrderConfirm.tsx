@@ -8,7 +8,7 @@ import { addressText, locationOfCustomer, useDefaultAddress } from '../../addres
 import type { BatchDraft } from '../../submit/index.ts';
 import type { PlacedBatch } from '../api/place-batch.ts';
 import { useQuote, type QuoteLine } from '../api/quote.ts';
-import { locationOfWork, quoteBodyOf } from '../lib/bodies.ts';
+import { locationOfWork, quoteBodyOf, type ConfirmedQuote } from '../lib/bodies.ts';
 import { moneyText } from '../lib/money.ts';
 
 interface ConfirmRow {
@@ -37,8 +37,8 @@ export interface OrderConfirmProps {
   draft: BatchDraft;
   placing: boolean;
   placeError: unknown;
-  /** 提交订单 with the total the customer sees (the server refuses the order if it comes to another one now). */
-  onPlace: (confirmedTotal: number) => void;
+  /** 提交订单 with the quote the customer sees (the server refuses the order if its total or a line's amount is another now). */
+  onPlace: (confirmed: ConfirmedQuote) => void;
   onBack: () => void;
 }
 
@@ -220,7 +220,7 @@ export function OrderConfirm({ draft, placing, placeError, onPlace, onBack }: Or
             <Button onClick={onBack} disabled={placing}>
               返回修改
             </Button>
-            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0 || Boolean(quote.data?.problem) || noAddress} onClick={() => quote.data && onPlace(quote.data.totalAmount)}>
+            <Button type="primary" loading={placing} disabled={!quote.isSuccess || quote.isFetching || problems.length > 0 || Boolean(quote.data?.problem) || noAddress} onClick={() => quote.data && onPlace(quote.data)}>
               提交订单
             </Button>
           </Space>

@@ -6,6 +6,12 @@ import type { BatchOrderBody, OrderLocation, QuoteBody } from '@portal/contract/
 import type { Toning } from '@portal/contract/enums';
 import type { BatchDraft } from '../../submit/index.ts';
 
+/** What 提交订单 confirms: the quote's total and its lines' amounts (api/quote.ts Quote). */
+export interface ConfirmedQuote {
+  totalAmount: number;
+  lines: ReadonlyArray<{ uuid: string; amount: number | null }>;
+}
+
 type DraftRow = BatchDraft['fileList'][number] & {
   productId?: number | null;
   propertyConfigId?: number | null;
@@ -30,12 +36,18 @@ export function quoteBodyOf(draft: BatchDraft): { works: QuoteWork[] } {
   };
 }
 
-export function batchBodyOf(draft: BatchDraft): BatchOrderBody {
+/**
+ * The order of the draft. With the quote the customer confirmed, its total and each line's amount go too: the server
+ * places nothing when either is no longer what it would charge (409 price-changed).
+ */
+export function batchBodyOf(draft: BatchDraft, confirmed?: ConfirmedQuote): BatchOrderBody {
   const partial = draft.deliveryMethod === 'Partial';
+  const amounts = new Map(confirmed?.lines.map((l) => [l.uuid, l.amount]));
   return {
     idempotencyKey: draft.idempotencyKey,
     deliveryMethod: draft.deliveryMethod,
     location: partial ? undefined : draft.location,
+    ...(confirmed ? { expectedTotalAmount: confirmed.totalAmount } : {}),
     works: rowsOf(draft).map((r, i) => ({
       uuid: r.uuid,
       articleName: r.articleName,
@@ -46,6 +58,7 @@ export function batchBodyOf(draft: BatchDraft): BatchOrderBody {
       toning: r.toning ?? 'None',
       customToning: r.customToning ?? null,
       orderLocations: partial ? [...(r.orderLocations ?? (draft.orderLocations[i] ? [draft.orderLocations[i]] : []))] : undefined,
+      expectedAmount: amounts.get(r.uuid) ?? undefined,
     })),
   };
 }
