@@ -14,6 +14,8 @@ import { imageDrawn, launchBrowser, newPage, shot } from '../support/browser.ts'
 import { apiLogin, DEMO_CATALOGUE_FILE, startServer, type RunningServer } from '../support/server.ts';
 import { measureWorksTable, openWithTestHook } from '../support/works-bench.ts';
 import { FIVE_INCH, labelledJpeg } from '../support/upload-fixtures.ts';
+import { remote } from '../../apps/server/test/helpers/remote.ts';
+import { photoMm, placePhotoOrders } from '../../apps/server/test/helpers/orders.ts';
 import { afterStep, chooseFivePrint, clearToasts, loggedIn, rowOf, rowsOf, toast, upload } from '../support/ordering.ts';
 
 // page.evaluate callbacks run in the browser; e2e compiles without the DOM library.
@@ -536,6 +538,20 @@ describe('the batch order', () => {
       const thumb = page.getByRole('img', { name: '收件乙.jpg' });
       await expect.poll(() => imageDrawn(thumb), { timeout: 15_000 }).toBe(true);
       await shot(page, 'order-orders-partial');
+    });
+
+    it('shows every address of a work sent to several, each with its copies (only the first was shown)', async () => {
+      // The page gives a work one address; an API client may send a work's copies to several.
+      const api = remote(server.url);
+      const token = await api.login('partial', 'partial');
+      const to = (contact: string, address: string, quantity: number) => ({ contact, phone: '13900139000', province: '浙江省', city: '杭州市', district: '西湖区', address, quantity });
+      await placePhotoOrders(api, token, [{ name: '分送', files: [{ path: '分送.jpg', bytes: await photoMm(127, 89, 9) }] }], 3, [to('赵一', '文三路15号', 2), to('钱二', '文三路115号', 1)]);
+      await page.reload();
+      const row = page.locator('.ant-table-row').filter({ hasText: '分送' });
+      await row.getByText('赵一，13900139000（2份）').waitFor();
+      await row.getByText('钱二，13900139000（1份）').waitFor();
+      await row.getByText('浙江省杭州市西湖区 文三路115号').waitFor();
+      await shot(page, 'order-orders-two-addresses');
     });
   });
 

@@ -1,9 +1,10 @@
 import type { ProductDetails, ProductSummary } from '@portal/contract';
 import type { TestApp } from './app.ts';
 
-/** A demo product's details and one of its SKUs, found by the product and SKU numbers as a customer would pick them. */
+/** A demo product's details and one of its SKUs, found in the caller's hub by the product and SKU numbers as a customer would pick them. */
 export async function findSku(t: Pick<TestApp, 'call'>, token: string, productNumber: string, skuNumber?: string) {
-  const list = (await (await t.call('GET', `/api/customer-hubs/getProductsPage/1?page=0&size=100&productName=${encodeURIComponent(productNumber)}`, { token })).json()) as ProductSummary[];
+  const { customerHubId } = (await (await t.call('GET', '/api/account', { token })).json()) as { customerHubId: number };
+  const list = (await (await t.call('GET', `/api/customer-hubs/getProductsPage/${customerHubId}?page=0&size=100&productName=${encodeURIComponent(productNumber)}`, { token })).json()) as ProductSummary[];
   const summary = list.find((p) => p.number === productNumber);
   if (!summary) throw new Error(`no product ${productNumber}`);
   const res = await t.call('GET', `/api/customer-hubs/getProductDetails?productId=${summary.id}`, { token });

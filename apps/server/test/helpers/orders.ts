@@ -16,11 +16,15 @@ export async function photoMm(w: number, h: number, seed = 0): Promise<Buffer> {
 
 export type PlacedOrder = { salesOrderNumber: string; articleName: string };
 
+/** A delivery address as an order takes it; `quantity` says how many copies go there when a work goes to several. */
+export type Recipient = { contact: string; phone: string; province: string; city: string; district: string; address: string; quantity?: number };
+
 /**
  * Uploads each work (one file, or a folder of files: paths relative to the work's folder), checks it as a 5寸
- * photo (PH-5 / PH5-GL-NB) and places them as one batch of `token`'s hub. Answers the orders in work order.
+ * photo (PH-5 / PH5-GL-NB) and places them as one batch of `token`'s hub: to the hub's default address, or with
+ * `recipients` each work to those (a hub that gives an address per work). Answers the orders in work order.
  */
-export async function placePhotoOrders(t: Pick<TestApp, 'url' | 'call'>, token: string, works: Array<{ name: string; files: Array<{ path: string; bytes: Buffer }> }>, quantity = 2): Promise<PlacedOrder[]> {
+export async function placePhotoOrders(t: Pick<TestApp, 'url' | 'call'>, token: string, works: Array<{ name: string; files: Array<{ path: string; bytes: Buffer }> }>, quantity = 2, recipients?: Recipient[]): Promise<PlacedOrder[]> {
   const sku = await findSku(t, token, 'PH-5', 'PH5-GL-NB');
   const lines = [];
   for (const w of works) {
@@ -39,9 +43,9 @@ export async function placePhotoOrders(t: Pick<TestApp, 'url' | 'call'>, token: 
     const check = await t.call('POST', '/api/sales_order/checkFile', { token, body: { productId: sku.productId, propertyConfigId: sku.propertyConfigId, filePath: work.filePath } });
     const checked = (await check.json()) as { state: number };
     if (checked.state !== 200) throw new Error(`check of ${top}: ${JSON.stringify(checked)}`);
-    lines.push({ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None' });
+    lines.push({ uuid: work.uuid, articleName: work.articleName, filePath: work.filePath, quantity, productId: sku.productId, propertyConfigId: sku.propertyConfigId, toning: 'None', orderLocations: recipients });
   }
-  const res = await t.call('POST', '/api/sales_order/batch', { token, body: { idempotencyKey: randomUUID(), deliveryMethod: 'Unified', works: lines } });
+  const res = await t.call('POST', '/api/sales_order/batch', { token, body: { idempotencyKey: randomUUID(), deliveryMethod: recipients ? 'Partial' : 'Unified', works: lines } });
   const body = (await res.json()) as { state: number; message: { orders: PlacedOrder[] } };
   if (res.status !== 200) throw new Error(`order: ${res.status} ${JSON.stringify(body)}`);
   return body.message.orders;

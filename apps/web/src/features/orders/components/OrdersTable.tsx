@@ -169,15 +169,23 @@ const columns: TableColumnsType<SalesOrder> = [
     title: '收货地址',
     key: 'location',
     width: 230,
+    // Every address with its copies when a work goes to several (an API client may send them; only the first showed).
     render: (_: unknown, o) => {
-      const l = o.orderLocations?.[0];
-      if (!l) return '—';
+      const all = o.orderLocations ?? [];
+      if (all.length === 0) return '—';
       return (
-        <Flex vertical gap={0}>
-          <Typography.Text style={{ fontSize: 12 }}>{[l.contact, l.phone].filter(Boolean).join('，')}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {addressText(l)}
-          </Typography.Text>
+        <Flex vertical gap={4}>
+          {all.map((l, i) => (
+            <Flex key={i} vertical gap={0}>
+              <Typography.Text style={{ fontSize: 12 }}>
+                {[l.contact, l.phone].filter(Boolean).join('，')}
+                {all.length > 1 && l.quantity ? `（${l.quantity}份）` : ''}
+              </Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {addressText(l)}
+              </Typography.Text>
+            </Flex>
+          ))}
         </Flex>
       );
     },
