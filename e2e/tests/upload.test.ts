@@ -345,8 +345,12 @@ describe('upload and parsing', () => {
       await page.getByTestId('upload-files-input').setInputFiles(fx.bigJpegPath);
       const entry = page.getByRole('listitem', { name: fx.bigJpegName });
       await entry.waitFor();
-      // 1 try and 3 retries after 2, 4 and 8 s (a server's restart fits in them), then the file fails.
-      await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 45_000 });
+      // While a chunk waits to be sent again, the page says so (the bar only stopped while a server restarted).
+      await page.getByTestId('upload-retrying').getByText('连接中断，正在自动重试…').waitFor();
+      await shot(page, 'upload-retrying');
+      // 1 try and 3 retries after 3, 9 and 27 s (a server's restart fits in them), then the file fails.
+      await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 90_000 });
+      expect(await page.getByTestId('upload-retrying').count()).toBe(0);
       await page.locator('.ant-message').getByText('上传失败，请重试！').first().waitFor();
       expect(await entry.getAttribute('data-status')).toBe('failure');
       expect(sent.filter((s) => s === 'x2')).toHaveLength(4);

@@ -8,7 +8,7 @@ export { isPreflightKey, PREFLIGHT_PREFIX, preflightVerdict } from './preflight.
 export type { PreflightChoice, PreflightFile, PreflightItem, PreflightState, PreflightVerdict } from './preflight.ts';
 export { isProblemStatus, removableIds, selectHasPendingEntries, selectHasProblems } from './check-entries.ts';
 export type { CheckEntriesState, CheckEntry, CheckEntryPhase, CheckEntryRetry, NewCheckEntry } from './check-entries.ts';
-export { failedFilesOf, selectIsUploading, selectItem, selectOverall } from './uploads.ts';
+export { failedFilesOf, selectIsUploading, selectItem, selectOverall, selectRetrying } from './uploads.ts';
 export type { NewUploadItem, Sums, UnsupportedNotice, UploadFileState, UploadFileStatus, UploadItemState, UploadState } from './uploads.ts';
 export { comparePlaces, rowByUuid, selectWorkByUuid, workRowOf } from './works.ts';
 export type { RowPlace, WorkComponent, WorkProduct, WorkRow, WorksState } from './works.ts';

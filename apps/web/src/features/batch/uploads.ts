@@ -89,6 +89,11 @@ export interface UploadState {
    * closed notice's list never seen empty, and the closed notice stayed closed over the new files (e2e upload.test).
    */
   unsupportedRound: number;
+  /**
+   * Chunk tries pausing before a retry after no answer or a 5xx (features/upload/uploader.ts): while any is, the page
+   * says the connection is being retried, not only a bar that stopped (a server restarting: files probe, 2026-12-01).
+   */
+  retryPauses: number;
 }
 
 const emptySums = (): Sums => ({ filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesDone: 0 });
@@ -139,7 +144,7 @@ export interface NewUploadItem {
 
 /** The upload state of one batch and its commands, the only writers of its state. */
 export function createUploads() {
-  const store: Store<UploadState> = createStore<UploadState>({ files: {}, items: {}, active: [], overall: emptySums(), retired: emptySums(), unsupported: [], unsupportedRound: 0 });
+  const store: Store<UploadState> = createStore<UploadState>({ files: {}, items: {}, active: [], overall: emptySums(), retired: emptySums(), unsupported: [], unsupportedRound: 0, retryPauses: 0 });
 
   /** Adds the items of a pick with all their files queued. */
   function addUploadItems(newItems: readonly NewUploadItem[]): void {
@@ -260,7 +265,12 @@ export function createUploads() {
     store.setState((s) => (s.unsupported.length ? { ...s, unsupported: [], unsupportedRound: s.unsupportedRound + 1 } : s));
   }
 
-  return { uploadStore: store, addUploadItems, patchUploadFile, setUploadBytes, removeUploadItems, addUnsupportedNotices, clearUnsupportedNotices };
+  /** One more chunk try pausing before its retry (+1), or one fewer (-1). */
+  function countRetryPause(delta: 1 | -1): void {
+    store.setState((s) => ({ ...s, retryPauses: Math.max(0, s.retryPauses + delta) }));
+  }
+
+  return { uploadStore: store, addUploadItems, patchUploadFile, setUploadBytes, removeUploadItems, addUnsupportedNotices, clearUnsupportedNotices, countRetryPause };
 }
 
 export type UploadsCommands = ReturnType<typeof createUploads>;
@@ -271,6 +281,9 @@ export type UploadsCommands = ReturnType<typeof createUploads>;
 export const selectIsUploading = (s: UploadState): boolean => uploading(s.overall);
 
 export const selectOverall = (s: UploadState): Sums => s.overall;
+
+/** True while a chunk waits to be sent again after no answer or a 5xx. */
+export const selectRetrying = (s: UploadState): boolean => s.retryPauses > 0;
 
 export const selectItem = (key: string | undefined) => (s: UploadState): UploadItemState | undefined =>
   key === undefined ? undefined : s.items[key];

@@ -116,21 +116,29 @@ describe('retries', () => {
   it('sends a chunk again after a dropped connection or a 5xx, after a growing pause, and completes the file', async () => {
     const { id, settled } = pick('r1', 1000, 1);
     await settle();
+    // Pauses of earlier tests' files never end (their timers went with their test): counted from here.
+    const pausing = () => uploadStore.getState().retryPauses - before;
+    const before = uploadStore.getState().retryPauses;
     calls[0]?.reject(new TypeError('network'));
     await settle();
-    // The first pause is 2 s, the next 4 s (with 8 s they outlast a server's restart): nothing is sent before each ends.
-    await vi.advanceTimersByTimeAsync(1999);
+    // The first pause is 3 s, the next 9 s (with 27 s they outlast a shop's server restarting): nothing is sent before
+    // each ends, and the page says the connection is being retried meanwhile.
+    expect(pausing()).toBe(1);
+    await vi.advanceTimersByTimeAsync(2999);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(2);
+    expect(pausing()).toBe(0);
     calls[1]?.reject(new ApiError(503, '服务暂不可用', undefined, null));
     await settle();
-    await vi.advanceTimersByTimeAsync(3999);
+    expect(pausing()).toBe(1);
+    await vi.advanceTimersByTimeAsync(8999);
     expect(calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(3);
     calls[2]?.resolve(done('upload/r1/a.jpg'));
     await vi.advanceTimersByTimeAsync(150);
+    expect(pausing()).toBe(0);
     expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: 1000 });
     expect(settled).toEqual([{ id, ok: true }]);
   });

@@ -11,7 +11,7 @@ import { createUploader } from '../../upload/index.ts';
 type Settle = { resolve: (done: ChunkDone) => void; reject: (error: Error) => void };
 const pending = new Map<string, Settle>();
 // These files are not in the page's upload list: their progress and state stay with the caller.
-const untracked = { patchUploadFile: () => undefined, setUploadBytes: () => undefined };
+const untracked = { patchUploadFile: () => undefined, setUploadBytes: () => undefined, countRetryPause: () => undefined };
 const uploader = createUploader(untracked, (id, outcome) => {
   const settle = pending.get(id);
   pending.delete(id);
