@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '@portal/contract';
-import { checkTransition, nextStatuses, type Actor } from './order-status.ts';
+import { checkTransition, nextStatuses, normaliseTracking, type Actor } from './order-status.ts';
 
 const SHIP = { carrier: '顺丰', trackingNumber: 'SF1234567890' };
 
@@ -59,5 +59,21 @@ describe('order status transitions', () => {
       .toMatchObject({ ok: false, status: 409, message: '订单当前为已发货，不能改为已取消' });
     expect(checkTransition({ from: 'cancelled', to: 'cancelled', by: 'operator' }))
       .toMatchObject({ ok: false, status: 409, message: '订单已是已取消状态' });
+  });
+});
+
+describe('a carrier and tracking number as stored', () => {
+  it.each([
+    ['顺丰', 'SF1234567890', '顺丰', 'SF1234567890'],
+    ['顺丰　', 'ＳＦ１２３４５６７８９０', '顺丰', 'SF1234567890'],
+    [' 中通快递 ', '7731 2345 6789', '中通快递', '773123456789'],
+    ['ＥＭＳ', 'ｅｍ１２３ＣＮ', 'EMS', 'em123CN'],
+  ])('%j %j → %j %j', (carrier, number, storedCarrier, storedNumber) => {
+    expect(normaliseTracking(carrier, number)).toEqual({ carrier: storedCarrier, trackingNumber: storedNumber });
+  });
+
+  it('refuses a number of spaces only, as one not given', () => {
+    const v = checkTransition({ from: 'in_production', to: 'shipped', by: 'operator', carrier: '顺丰', trackingNumber: '　 ' });
+    expect(v).toMatchObject({ ok: false, code: 'tracking-required' });
   });
 });

@@ -33,10 +33,18 @@ export const ORDER_STATUS_MSG = {
 /** The statuses whose carrier and tracking number the operator may correct: those that have them. */
 const TRACKED: readonly OrderStatus[] = ['shipped', 'completed'];
 
-/** A carrier and a tracking number as shipping needs them: both given, neither too long. */
+/**
+ * A carrier and a tracking number as they are stored: full-width letters and digits made half-width (NFKC: a Chinese
+ * input method in full-width mode types ＳＦ１２３), the number without spaces. Stored as typed, a courier's site found
+ * no such number (console probe, 2026-12-01).
+ */
+export function normaliseTracking(carrier: string | null | undefined, trackingNumber: string | null | undefined): { carrier: string; trackingNumber: string } {
+  return { carrier: (carrier ?? '').normalize('NFKC').trim(), trackingNumber: (trackingNumber ?? '').normalize('NFKC').replace(/\s+/g, '') };
+}
+
+/** A carrier and a tracking number as shipping needs them: both given, neither too long (as they are stored). */
 function checkTracking(carrier: string | null | undefined, trackingNumber: string | null | undefined): TransitionVerdict {
-  const c = carrier?.trim() ?? '';
-  const t = trackingNumber?.trim() ?? '';
+  const { carrier: c, trackingNumber: t } = normaliseTracking(carrier, trackingNumber);
   if (!c || !t) return { ok: false, status: 422, code: 'tracking-required', message: ORDER_STATUS_MSG.shipNeedsTracking };
   if (c.length > TRACKING_LIMITS.carrier || t.length > TRACKING_LIMITS.trackingNumber) return { ok: false, status: 422, code: 'tracking-too-long', message: ORDER_STATUS_MSG.trackingTooLong };
   return { ok: true };

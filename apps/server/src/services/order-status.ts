@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ORDER_STATUS_TEXT, type OrderStatus } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { orderStatusHistory, salesOrders } from '../db/schema/index.ts';
-import { checkTrackingCorrection, checkTransition, type Actor } from '../domain/order-status.ts';
+import { checkTrackingCorrection, checkTransition, normaliseTracking, type Actor } from '../domain/order-status.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { OrderEvents } from './order-events.ts';
 
@@ -46,8 +46,9 @@ export function createOrderStatusService(deps: { db: Db; events: OrderEvents }) 
         const verdict = checkTransition({ from: order.status, to: change.to, by: change.actor.role, carrier: change.carrier, trackingNumber: change.trackingNumber });
         if (!verdict.ok) throw new AppError(verdict.status, verdict.code, verdict.message);
         const shipping = change.to === 'shipped';
-        const carrier = shipping ? change.carrier!.trim() : order.carrier;
-        const trackingNumber = shipping ? change.trackingNumber!.trim() : order.trackingNumber;
+        const tracked = shipping ? normaliseTracking(change.carrier, change.trackingNumber) : null;
+        const carrier = tracked ? tracked.carrier : order.carrier;
+        const trackingNumber = tracked ? tracked.trackingNumber : order.trackingNumber;
         const note = change.note?.trim() || null;
         const now = new Date();
         const [updated] = await tx.update(salesOrders).set({ status: change.to, carrier, trackingNumber, statusChangedAt: now })
@@ -73,8 +74,7 @@ export function createOrderStatusService(deps: { db: Db; events: OrderEvents }) 
         if (!order) throw notFound('订单不存在');
         const verdict = checkTrackingCorrection(order.status, change.carrier, change.trackingNumber);
         if (!verdict.ok) throw new AppError(verdict.status, verdict.code, verdict.message);
-        const carrier = change.carrier.trim();
-        const trackingNumber = change.trackingNumber.trim();
+        const { carrier, trackingNumber } = normaliseTracking(change.carrier, change.trackingNumber);
         const note = change.note?.trim() || null;
         const [updated] = await tx.update(salesOrders).set({ carrier, trackingNumber }).where(eq(salesOrders.id, order.id)).returning();
         await tx.insert(orderStatusHistory).values({

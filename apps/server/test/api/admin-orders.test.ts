@@ -92,6 +92,8 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     expect(await search('演示客户')).toEqual({ total: '2', numbers: [lowRes, sharp5] });
     expect(await search(lowRes.toLowerCase())).toEqual({ total: '1', numbers: [lowRes] });
     expect(await search('100%_')).toEqual({ total: '0', numbers: [] });
+    // An SO number typed in full-width finds it too.
+    expect(await search(lowRes.replace(/[A-Z0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)))).toEqual({ total: '1', numbers: [lowRes] });
     expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId}`, { token: op })).headers.get('x-total-count')).toBe('3');
     expect((await t.call('GET', `/api/admin/orders?productId=${photo5.productId + 1000}`, { token: op })).headers.get('x-total-count')).toBe('0');
     expect((await t.call('GET', '/api/admin/orders?status=shipped', { token: op })).headers.get('x-total-count')).toBe('0');
@@ -161,7 +163,8 @@ describe.each(DB_KINDS)('operator order intake and lifecycle on %s', (kind) => {
     const late = await t.call('POST', `/api/sales_order/${sharp5}/cancel`, { token: demo, body: {} });
     expect(late.status).toBe(409);
     expect((await json<{ message: string }>(late)).message).toBe('订单已开始生产，不能取消，请联系印刷厂');
-    const shipped = await move(id, { to: 'shipped', carrier: '顺丰', trackingNumber: 'SF1234567890' });
+    // Typed with a Chinese input method in full-width mode, with a space: stored as a courier's site finds it (console probe).
+    const shipped = await move(id, { to: 'shipped', carrier: '顺丰　', trackingNumber: 'ＳＦ１２３４ ５６７８９０' });
     expect(shipped.status).toBe(200);
     expect(await shipped.json()).toEqual({ salesOrderNumber: sharp5, from: 'in_production', to: 'shipped', statusText: '已发货' });
     const cancelShipped = await move(id, { to: 'cancelled' });
