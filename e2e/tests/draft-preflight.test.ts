@@ -85,9 +85,13 @@ describe('a product chosen while uploading survives a reload', () => {
     await expect.poll(() => page.evaluate(() => window.__portalDraft?.().saves ?? 0), { timeout: 15_000 }).toBeGreaterThan(saves);
     await page.reload();
     await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
-    await page.locator('.ant-message').getByText(/^已恢复未完成的批量订单：0个作品，\d+个文件未上传完成/).waitFor({ timeout: 20_000 });
+    // No works yet: the notice does not say 0个作品 (files probe, 2026-12-01).
+    await page.locator('.ant-message').getByText(/^已恢复未完成的批量订单：\d+个文件未上传完成/).waitFor({ timeout: 20_000 });
     const entry = page.getByRole('listitem', { name: FOLDER });
     await entry.getByRole('button', { name: '重新选择' }).waitFor();
+    // Nothing failed: the entry waits for its files, tagged 未完成 in amber, not 失败 in red.
+    await entry.locator('.ant-tag').getByText('未完成', { exact: true }).waitFor();
+    expect(await entry.locator('.ant-tag').getByText('失败').count()).toBe(0);
 
     // Picked again: while the rest of it is sent (held here), its 预检 row is there as on the first upload, with the choice.
     const sentBefore = held.sent();

@@ -343,7 +343,9 @@ function createDraftSync(batch: Batch) {
           const restored = apply(draft.document, customerHubId);
           void restored.unfinished.then((unfinished) => {
             if (restored.works > 0 || unfinished > 0) {
-              ctx.info(`已恢复未完成的批量订单：${restored.works}个作品${unfinished > 0 ? `，${unfinished}个文件未上传完成，请重新选择这些文件继续上传` : ''}`);
+              // 0个作品 said nothing a customer could use while the files of the only folder were still missing.
+              const parts = [restored.works > 0 ? `${restored.works}个作品` : '', unfinished > 0 ? `${unfinished}个文件未上传完成，请重新选择这些文件继续上传` : ''];
+              ctx.info(`已恢复未完成的批量订单：${parts.filter(Boolean).join('，')}`);
             }
           });
           syncLedger();

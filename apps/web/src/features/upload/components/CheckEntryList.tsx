@@ -28,10 +28,16 @@ const STATUS: Record<CheckEntryStatus, { label: string; color: string }> = {
   dpiAbnormal: { label: '分辨率异常', color: 'warning' },
   failure: { label: '失败', color: 'error' },
 };
+/**
+ * An upload a reload or a closed tab left unfinished, waiting for its files to be picked again: nothing failed, so not
+ * the red 失败 (files probe, 2026-12-01). Its state stays 'failure' (../shared/spec/product-spec.md §4).
+ */
+const UNFINISHED = { label: '未完成', color: 'warning' };
 
-function StatusIcon({ status }: { status: CheckEntryStatus }) {
+function StatusIcon({ status, unfinished }: { status: CheckEntryStatus; unfinished: boolean }) {
   const { token } = theme.useToken();
   const style = { fontSize: 16 };
+  if (unfinished) return <ExclamationCircleFilled style={{ ...style, color: token.colorWarning }} />;
   switch (status) {
     case 'start':
       return <LoadingOutlined style={{ ...style, color: token.colorPrimary }} />;
@@ -103,7 +109,7 @@ function ParsingBody({ entry }: { entry: CheckEntry }) {
 }
 
 function MessageBody({ entry }: { entry: CheckEntry }) {
-  const type = entry.status === 'success' ? 'success' : entry.status === 'dpiAbnormal' ? 'warning' : 'danger';
+  const type = entry.status === 'success' ? 'success' : entry.status === 'dpiAbnormal' || entry.retry === 'pick' ? 'warning' : 'danger';
   return (
     <Flex vertical gap={0}>
       {entry.message && (
@@ -166,7 +172,8 @@ const EntryRow = memo(function EntryRow({ id, renderActions }: { id: string; ren
   const { removeCheckEntries } = useBatch();
   const { token } = theme.useToken();
   if (!entry) return null;
-  const status = STATUS[entry.status];
+  const unfinished = entry.status === 'failure' && entry.retry === 'pick';
+  const status = unfinished ? UNFINISHED : STATUS[entry.status];
   const isFolder = !/\.[^./]+$/.test(entry.fileName);
   return (
     <Flex
@@ -178,7 +185,7 @@ const EntryRow = memo(function EntryRow({ id, renderActions }: { id: string; ren
       style={{ padding: '10px 12px', borderBottom: `1px solid ${token.colorBorderSecondary}` }}
     >
       <span style={{ paddingTop: 2 }}>
-        <StatusIcon status={entry.status} />
+        <StatusIcon status={entry.status} unfinished={unfinished} />
       </span>
       <Flex vertical gap={4} style={{ flex: 1, minWidth: 0 }}>
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
