@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { componentPaper, csvCell, csvText, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
+import { componentPaper, csvCell, csvText, NAME_MAX_BYTES, orderFolder, safeName, shopDay, uniquePaths, zipTimeOf } from './production.ts';
 
 describe('zip entry names', () => {
   it('replaces what Windows refuses and drops trailing dots and spaces', () => {
@@ -18,12 +18,50 @@ describe('zip entry names', () => {
 
   it('cuts a long Chinese name by characters, keeping the extension and whole surrogate pairs', () => {
     const long = `${'毕业纪念相册'.repeat(30)}.jpg`;
-    const cut = safeName(long, 100);
-    expect(Array.from(cut)).toHaveLength(100);
+    // 60 characters, 180 bytes: the characters are the limit here, the bytes below.
+    const cut = safeName(long, 60);
+    expect(Array.from(cut)).toHaveLength(60);
     expect(cut.endsWith('.jpg')).toBe(true);
     const emoji = safeName('😀'.repeat(60), 50);
     expect(Array.from(emoji)).toHaveLength(50);
     expect(emoji).toBe('😀'.repeat(50));
+  });
+
+  it('cuts a name to what Linux takes in bytes, between characters, keeping the extension (100 Chinese characters are 292 bytes: unzip failed, operator walk)', () => {
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    const chinese = safeName(`${'毕业纪念相册'.repeat(42)}.jpg`, 100);
+    expect(chinese).toBe(`${'毕业纪念相册'.repeat(13)}.jpg`);
+    expect(bytes(chinese)).toBe(NAME_MAX_BYTES - 2);
+    // 4-byte characters (two UTF-16 units each) are kept whole, never half of one; a lone surrogate is no character.
+    const emoji = safeName(`${'🎓'.repeat(100)}.png`, 100);
+    expect(emoji).toBe(`${'🎓'.repeat(59)}.png`);
+    expect(emoji.length).toBeLessThanOrEqual(NAME_MAX_BYTES);
+    expect(safeName('照片\ud83c.jpg', 100)).toBe('照片_.jpg');
+    expect(safeName('\udf93照片', 100)).toBe('_照片');
+    // 1-, 2- and 3-byte characters mixed: the longest start that fits.
+    const mixed = safeName(`${'aé中'.repeat(60)}.pdf`, 200);
+    expect(bytes(mixed)).toBeLessThanOrEqual(NAME_MAX_BYTES);
+    expect(bytes(mixed)).toBeGreaterThan(NAME_MAX_BYTES - 3);
+    expect(`${'aé中'.repeat(60)}.pdf`.startsWith(mixed.slice(0, -4))).toBe(true);
+    // A folder cut by characters alone: <SO>_ and 59 characters of 4 bytes, 257 bytes.
+    const folder = orderFolder('SO202612010000020002', '🎓'.repeat(100));
+    expect(bytes(folder)).toBeLessThanOrEqual(NAME_MAX_BYTES);
+    expect(folder).toBe(`SO202612010000020002_${'🎓'.repeat(54)}`);
+  });
+
+  it('tells apart two long names that meet once cut, each still within the bytes', () => {
+    const unique = uniquePaths();
+    const stem = '高三七班毕业合影第一排从左至右'.repeat(10);
+    const [a, b, c] = ['甲', '乙', '丙'].map((end) => unique(`W/照片/${safeName(`${stem}${end}.jpg`, 100)}`).split('/')[2]!);
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect(a).toBe(`${Array.from(stem).slice(0, 78).join('')}.jpg`);
+    expect(b).toBe(`${Array.from(stem).slice(0, 77).join('')} (2).jpg`);
+    expect(c).toBe(`${Array.from(stem).slice(0, 77).join('')} (3).jpg`);
+    for (const name of [a, b, c]) expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(NAME_MAX_BYTES);
+    // A dot far from the end starts no extension: the suffix goes at the end, and the name stays within the bytes.
+    const dotted = safeName(`照.${'片'.repeat(120)}`, 100);
+    expect(unique(`W/${dotted}`)).toBe(`W/照.${'片'.repeat(78)}`);
+    expect(unique(`W/${dotted}`)).toBe(`W/照.${'片'.repeat(77)} (2)`);
   });
 
   it('makes a folder of the SO number and the work', () => {

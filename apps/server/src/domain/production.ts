@@ -1,5 +1,5 @@
 /**
- * Pure rules of the production zip: entry names that open on Windows 10+ and macOS, unique within the zip,
+ * Pure rules of the production zip: entry names that open on Windows 10+, macOS and Linux, unique within the zip,
  * and the manifest as CSV that Excel opens (UTF-8 with BOM).
  */
 
@@ -16,37 +16,72 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 /** Longest name of each kind, in characters: `<SO>_<work>/<component>/<file>` stays within Windows' 260. */
 export const NAME_LIMITS = { work: 80, component: 40, file: 100 } as const;
 
-const cut = (s: string, max: number) => Array.from(s).slice(0, max).join('');
+/**
+ * Longest name in the zip, in bytes of UTF-8, whatever its kind: ext4, XFS and btrfs take 255 bytes a name and unzip
+ * failed on more (100 Chinese characters are 292 bytes: File name too long, operator walk); NTFS takes 255 UTF-16
+ * units, never more than a name's bytes. The rest up to 255 is for what a file manager adds when the operator copies
+ * a file beside itself (` - 副本` on Chinese Windows, ` (2)`); the zip's own ` (2)` for names that meet fits within.
+ */
+export const NAME_MAX_BYTES = 240;
+
+/** A UTF-16 surrogate without its pair: no character, and UTF-8 cannot write it (it became U+FFFD). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const utf8Bytes = (ch: string) => {
+  const c = ch.codePointAt(0)!;
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+};
+const bytesOf = (s: string) => Array.from(s).reduce((n, ch) => n + utf8Bytes(ch), 0);
+
+/** The longest start of `s` within `maxChars` characters and `maxBytes` bytes of UTF-8, cut between characters. */
+function cut(s: string, maxChars: number, maxBytes: number): string {
+  let out = '';
+  let chars = 0;
+  let bytes = 0;
+  for (const ch of s) {
+    bytes += utf8Bytes(ch);
+    if (++chars > maxChars || bytes > maxBytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** A name's stem and extension: the last dot's part when short (`.jpg`, `.jpeg`), so a dot far from the end starts none. */
+function splitExt(name: string): [string, string] {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && name.length - dot <= 10 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+}
 
 /**
- * One name of a path, safe on Windows and macOS: forbidden characters become _, trailing dots and spaces
- * go (Windows drops them, so two names would meet), a device name gets a leading _, and a long name is cut
- * by characters (never inside a surrogate pair), keeping a file's extension.
+ * One name of a path, safe on Windows, macOS and Linux: forbidden characters and lone surrogates become _,
+ * trailing dots and spaces go (Windows drops them, so two names would meet), a device name gets a leading _, and
+ * a long name is cut to `max` characters and NAME_MAX_BYTES bytes (between characters), keeping a file's extension.
  */
 export function safeName(raw: string, max: number): string {
-  let s = raw.normalize('NFC').replace(FORBIDDEN, '_').trim().replace(/[. ]+$/, '');
+  let s = raw.replace(LONE_SURROGATE, '_').normalize('NFC').replace(FORBIDDEN, '_').trim().replace(/[. ]+$/, '');
   if (!s || s === '.' || s === '..') s = '_';
   if (RESERVED.test(s)) s = `_${s}`;
-  if (Array.from(s).length <= max) return s;
-  const dot = s.lastIndexOf('.');
-  const ext = dot > 0 && s.length - dot <= 10 ? s.slice(dot) : '';
-  return cut(s.slice(0, s.length - ext.length), max - Array.from(ext).length).replace(/[. ]+$/, '') + ext;
+  if (Array.from(s).length <= max && bytesOf(s) <= NAME_MAX_BYTES) return s;
+  const [stem, ext] = splitExt(s);
+  return (cut(stem, max - Array.from(ext).length, NAME_MAX_BYTES - bytesOf(ext)).replace(/[. ]+$/, '') || '_') + ext;
 }
 
 /**
  * Hands out unique paths: a path already taken (ignoring case, as Windows and macOS do) gets ` (2)`, ` (3)`…
- * before its extension.
+ * before its extension, its stem cut so the name stays within NAME_MAX_BYTES (two long names that differ only past
+ * the cut meet).
  */
 export function uniquePaths() {
   const taken = new Set<string>();
   return (p: string): string => {
     const slash = p.lastIndexOf('/');
     const dir = p.slice(0, slash + 1);
-    const name = p.slice(slash + 1);
-    const dot = name.lastIndexOf('.');
-    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    const [stem, ext] = splitExt(p.slice(slash + 1));
     let candidate = p;
-    for (let i = 2; taken.has(candidate.toLowerCase()); i++) candidate = `${dir}${stem} (${i})${ext}`;
+    for (let i = 2; taken.has(candidate.toLowerCase()); i++) {
+      const suffix = ` (${i})${ext}`;
+      candidate = `${dir}${cut(stem, Infinity, NAME_MAX_BYTES - bytesOf(suffix))}${suffix}`;
+    }
     taken.add(candidate.toLowerCase());
     return candidate;
   };

@@ -3,10 +3,12 @@
  * gets must be what the customer uploaded, byte for byte, under names that open on Windows and macOS, with a
  * job ticket whose QR code a scanner reads as the SO number, and a manifest Excel opens.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
@@ -146,6 +148,63 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
       expect(Number(r[5])).toBe(bytes.length);
       expect(r[4]).toBe('1');
     }
+  }, 120_000);
+
+  it('keeps every name in the zip within what Linux and Windows take, so unzip extracts every file (a 251-character name failed: File name too long, operator walk)', async () => {
+    const chinese = (n: number, from = '二〇二六届毕业纪念相册高三七班全体同学与老师的合影运动会艺术节元旦晚会研学旅行成人礼精选照片终版请按此稿印刷') =>
+      Array.from(from.repeat(Math.ceil(n / Array.from(from).length))).slice(0, n).join('');
+    // The spec's longest path as one file: 251 Chinese characters and .jpg (757 bytes of UTF-8); and a folder work
+    // whose name starts with 4-byte characters (`<SO>_<作品名>` cut by characters alone is 256 bytes) holding two long
+    // names that differ only at their end, so they meet once cut.
+    const single = `${chinese(251)}.jpg`;
+    const folderName = `${'🎓🌸'.repeat(29)}${chinese(42)}`;
+    const stem = chinese(124, '高三七班毕业合影第一排从左至右依次为班主任和同学们在操场');
+    const files = { single: await photoMm(127, 89, 21), first: await photoMm(127, 89, 22), second: await photoMm(127, 89, 23) };
+    const placed = await placePhotoOrders(t, demo, [
+      { name: chinese(251), files: [{ path: single, bytes: files.single }] },
+      { name: folderName, files: [{ path: `${stem}1.jpg`, bytes: files.first }, { path: `${stem}2.jpg`, bytes: files.second }] },
+    ], 1);
+    expect([...`${folderName}/${stem}1.jpg`].length).toBeLessThanOrEqual(255);
+    const [batch] = await t.db.db.select({ id: salesOrders.batchId }).from(salesOrders).where(eq(salesOrders.salesOrderNumber, placed[0]!.salesOrderNumber));
+    const res = await link(`batchId=${batch!.id}`);
+    const { url } = (await res.json()) as ProductionLinkAnswer;
+    const bytes = Buffer.from(await (await t.call('GET', url)).arrayBuffer());
+    const entries = await readZip(bytes);
+
+    // Every name of every entry: at most 240 bytes of UTF-8 and 240 UTF-16 units (ext4 and NTFS take 255), cut
+    // between characters (yauzl reads a cut UTF-8 sequence as U+FFFD), each entry once.
+    for (const e of entries) {
+      for (const part of e.name.split('/')) {
+        expect(Buffer.byteLength(part), part).toBeLessThanOrEqual(240);
+        expect(part.length, part).toBeLessThanOrEqual(240);
+        expect(part).not.toContain('\ufffd');
+      }
+    }
+    expect(new Set(entries.map((e) => e.name.toLowerCase())).size).toBe(entries.length);
+    const [so1, so2] = placed.map((o) => o.salesOrderNumber);
+    const photos = entries.filter((e) => e.name.endsWith('.jpg'));
+    // Cut no shorter than it must be, the extension kept: 78 characters (234 bytes) and .jpg.
+    expect(photos.find((e) => e.name.startsWith(`${so1}_`))!.name.split('/')[2]).toBe(`${chinese(78)}.jpg`);
+    expect(photos.filter((e) => e.name.startsWith(`${so2}_`)).map((e) => e.name.split('/')[2]).sort())
+      .toEqual([`${chinese(77, stem)} (2).jpg`, `${chinese(78, stem)}.jpg`]);
+
+    // The manifest names each file as the zip does.
+    const byName = new Map(entries.map((e) => [e.name, e.bytes]));
+    const rows = byName.get('manifest.csv')!.toString('utf8').slice(1).trim().split('\r\n').slice(1).map((l) => l.split(','));
+    expect(rows.map((r) => r[3]).sort()).toEqual(photos.map((e) => e.name).sort());
+    for (const r of rows) expect(r[6], r[3]).toBe(sha256(byName.get(r[3]!)!));
+
+    // What the operator does: unzip on Linux. Every entry comes out, the photos as they were uploaded.
+    const out = await mkdtemp(path.join(dir, 'unzip-'));
+    const zipFile = path.join(dir, 'long-names.zip');
+    await writeFile(zipFile, bytes);
+    await promisify(execFile)('unzip', ['-q', zipFile, '-d', out], { env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    const extracted = (await readdir(out, { recursive: true, withFileTypes: true })).filter((d) => d.isFile())
+      .map((d) => path.relative(out, path.join(d.parentPath, d.name)));
+    expect(extracted.sort()).toEqual(entries.map((e) => e.name).sort());
+    const hashes = async (so: string) => Promise.all(photos.filter((e) => e.name.startsWith(`${so}_`)).map(async (e) => sha256(await readFile(path.join(out, e.name)))));
+    expect(await hashes(so1!)).toEqual([sha256(files.single)]);
+    expect((await hashes(so2!)).sort()).toEqual([sha256(files.first), sha256(files.second)].sort());
   }, 120_000);
 
   /** One file uploaded, checked against a SKU and ordered: the text of its order's job ticket, spaces made single. */
