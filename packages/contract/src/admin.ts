@@ -158,7 +158,8 @@ export const CatalogueImportQuery = z.object({
   /** Products missing from the file are marked cancelled. */
   prune: z.enum(['true', 'false']).optional(),
 });
-export const CatalogueProblem = z.object({ path: z.string(), message: z.string() });
+/** `item`: the product or SKU the problem is in, by its number (when the file says it). */
+export const CatalogueProblem = z.object({ path: z.string(), message: z.string(), item: z.string().optional() });
 export const CatalogueImportAnswer = z.object({
   imported: z.boolean(),
   /** The counts, as the command prints them (one line per kind). */

@@ -66,8 +66,9 @@ describe('command-line tools', () => {
     const file = path.join(dataDir, 'bad.json');
     await writeFile(file, JSON.stringify(bad));
     expect(await run(runImportCatalogue, [file, '--templates', path.join(ASSETS_DIR, 'templates')])).toBe(1);
-    expect(err).toContain('  products[0].components[0].width: 必须大于0');
-    expect(err.some((l) => l.startsWith('  products[1].categoryKey: '))).toBe(true);
+    // Each line names the product it is in (the number the operator searches the file for).
+    expect(err.some((l) => /^  products\[0\]\.components\[0\]\.width（产品 [^）]+）: 必须大于0$/.test(l))).toBe(true);
+    expect(err.some((l) => /^  products\[1\]\.categoryKey（产品 [^）]+）: /.test(l))).toBe(true);
     expect((await handle.db.select({ n: count() }).from(schema.products))[0]?.n).toBe(0);
   });
 
@@ -81,6 +82,6 @@ describe('command-line tools', () => {
 
   it('import-catalogue names a missing template folder file', async () => {
     expect(await run(runImportCatalogue, [DEMO_CATALOGUE_FILE, '--templates', dataDir, '--images', ASSETS_DIR])).toBe(1);
-    expect(err.filter((l) => l.includes('.templateFile: 模板文件不存在'))).toHaveLength(10);
+    expect(err.filter((l) => /\.templateFile（产品 [^）]+）: 模板文件不存在: \//.test(l))).toHaveLength(10);
   });
 });

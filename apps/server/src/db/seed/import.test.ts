@@ -59,8 +59,8 @@ describe('parseCatalogueFile', () => {
     if (r.ok) return;
     const lines = r.problems.map(formatProblem);
     const paths = r.problems.map((x) => x.path);
-    expect(lines).toContain('products[2].components[0].width: 必须大于0');
-    expect(lines).toContain('products[5].components[1].height: 必须大于0');
+    expect(lines).toContain('products[2].components[0].width（产品 PO-A3）: 必须大于0');
+    expect(lines.some((l) => /^products\[5\]\.components\[1\]\.height（产品 [^）]+）: 必须大于0$/.test(l))).toBe(true);
     expect(paths).toContain('products[0].categoryKey');
     expect(paths).toContain('products[1].skus[0].options[1]');
     expect(paths).toContain('products[4].skus[1].number');
@@ -91,6 +91,28 @@ describe('parseCatalogueFile', () => {
       'products[0].priceBasis', 'products[1].name', 'prices[0].amount',
       'products[2].categoryKey', 'products[5].number', 'prices[1].sku',
     ]));
+  });
+
+  it('names the product or SKU a problem is in and the value found, as the operator searches the file for them (console walk)', () => {
+    const bad = demoJson() as unknown as {
+      products: Array<Record<string, unknown> & { components: Array<Record<string, unknown>> }>;
+      prices: Array<Record<string, unknown> & { customerPrices: Array<Record<string, unknown>> }>;
+    };
+    bad.prices[0]!.customerPrices[0]!.amount = '1,200.50';
+    bad.prices[1]!.retail = '１２';
+    bad.products[2]!.components[0]!.width = 0;
+    const r = parseCatalogueFile(JSON.stringify(bad));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const lines = r.problems.map(formatProblem);
+    expect(lines).toContain('prices[0].customerPrices[0].amount（SKU PH5-GL-NB）: 必须是数字（此处是“1,200.50”）');
+    expect(lines.find((l) => l.startsWith('prices[1].retail'))).toMatch(/^prices\[1\]\.retail（SKU [^）]+）: .*（此处是“１２”）$/);
+    expect(lines).toContain('products[2].components[0].width（产品 PO-A3）: 必须大于0');
+  });
+
+  it('says a CSV or spreadsheet text is not a catalogue, which is a JSON file', () => {
+    const csv = parseCatalogueFile('\uFEFFSKU,价格,客户\r\nPH5-GL-NB,"1,200.50",演示客户\r\n');
+    expect(csv.ok ? '' : csv.problems[0]!.message).toBe('产品目录须是 JSON 文件（可在控制台“导出当前目录”得到一份），不能导入 CSV 或 Excel 表格');
   });
 
   it('reports only the field problems of a file too broken for its references to be followed', () => {
@@ -134,8 +156,8 @@ describe('parseCatalogueFile', () => {
     (missing.products[at('PH-6')] as Record<string, unknown>).priceBasis = 'page';
     const basis = validateCatalogue(missing);
     expect(basis.ok ? [] : basis.problems.map(formatProblem)).toEqual([
-      `products[${at('PH-5')}].priceBasis: 必填：按张 "print"、按份 "copy" 或按平方米 "area"`,
-      `products[${at('PH-6')}].priceBasis: 必须是 "print"、"copy" 或 "area"`,
+      `products[${at('PH-5')}].priceBasis（产品 PH-5）: 必填：按张 "print"、按份 "copy" 或按平方米 "area"`,
+      `products[${at('PH-6')}].priceBasis（产品 PH-6）: 必须是 "print"、"copy" 或 "area"（此处是“page”）`,
     ]);
 
     bad.products[at('KT-6090')]!.priceUnit = '块';

@@ -12,7 +12,8 @@ import {
 import { catalogueSchema, type Catalogue, type CategoryInput } from './catalogue-schema.ts';
 
 /** One thing wrong with a catalogue file, named by the path of the field, e.g. `products[2].components[0].width`. */
-export type CatalogueProblem = { path: string; message: string };
+/** A problem of a catalogue file: where (`path`), the product or SKU it is in (`item`, when known), and what. */
+export type CatalogueProblem = { path: string; message: string; item?: string };
 
 export type ParseCatalogueResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
 
@@ -36,7 +37,39 @@ export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
 }
 
 export function formatProblem(p: CatalogueProblem): string {
-  return p.path ? `${p.path}: ${p.message}` : p.message;
+  return p.path ? `${p.path}${p.item ? `（${p.item}）` : ''}: ${p.message}` : p.message;
+}
+
+/**
+ * The product or SKU a path is in, by the number the operator searches the file for: positions alone
+ * (`prices[33]`) made them count entries by hand in a file of 207 prices (console walk, 2026-12-01).
+ */
+function itemOf(data: unknown, path: ReadonlyArray<PropertyKey>): string | undefined {
+  const at = (v: unknown, key: PropertyKey): unknown => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined);
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 60) : undefined);
+  if (path[0] === 'prices' && typeof path[1] === 'number') {
+    const sku = text(at(at(at(data, 'prices'), path[1]), 'sku'));
+    return sku ? `SKU ${sku}` : undefined;
+  }
+  if (path[0] === 'products' && typeof path[1] === 'number') {
+    const product = at(at(data, 'products'), path[1]);
+    const number = text(at(product, 'number'));
+    const sku = path[2] === 'skus' && typeof path[3] === 'number' ? text(at(at(at(product, 'skus'), path[3]), 'number')) : undefined;
+    if (number && sku) return `产品 ${number}，SKU ${sku}`;
+    return number ? `产品 ${number}` : undefined;
+  }
+  return undefined;
+}
+
+/** The value a field held, when it is one to show (a number or a short text): what to look for in the file. */
+function foundText(issue: z.core.$ZodIssue): string | undefined {
+  // A value of the wrong kind (a text where a number goes, a word not among the choices) is what to look for; a bound
+  // or one of the catalogue's own rules says what is wrong in its words already.
+  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_value') return undefined;
+  const input = (issue as { input?: unknown }).input;
+  if (typeof input === 'number' || typeof input === 'boolean') return String(input);
+  if (typeof input === 'string') return input.length > 40 ? `${input.slice(0, 40)}…` : input;
+  return undefined;
 }
 
 const zhMessages = z.locales.zhCN().localeError;
@@ -44,8 +77,12 @@ const zhMessages = z.locales.zhCN().localeError;
 const errorMap: z.core.$ZodErrorMap = (issue) =>
   issue.code === 'invalid_type' && issue.input === undefined ? '必填' : zhMessages(issue);
 
-function problemsOf(error: z.ZodError): CatalogueProblem[] {
+function problemsOf(error: z.ZodError, data: unknown): CatalogueProblem[] {
   const out: CatalogueProblem[] = [];
+  const withItem = (p: CatalogueProblem, path: ReadonlyArray<PropertyKey>): CatalogueProblem => {
+    const item = itemOf(data, path);
+    return item ? { ...p, item } : p;
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       // One line per unknown field, each with its own path, so a typo is found at once.
@@ -54,19 +91,20 @@ function problemsOf(error: z.ZodError): CatalogueProblem[] {
         const message = atRoot && (key === 'customers' || key === 'hubs')
           ? '客户和客户中心不属于目录文件，请用 npm run add-customer 添加'
           : '不支持的字段（拼写错误？）';
-        out.push({ path: formatPath([...issue.path, key]), message });
+        out.push(withItem({ path: formatPath([...issue.path, key]), message }, issue.path));
       }
       continue;
     }
-    out.push({ path: formatPath(issue.path), message: issue.message });
+    const found = foundText(issue);
+    out.push(withItem({ path: formatPath(issue.path), message: found === undefined ? issue.message : `${issue.message}（此处是“${found}”）` }, issue.path));
   }
   return out;
 }
 
 /** Checks an already parsed JSON value against the catalogue format and its cross-field rules. */
 export function validateCatalogue(data: unknown): ParseCatalogueResult {
-  const parsed = catalogueSchema.safeParse(data, { error: errorMap });
-  return parsed.success ? { ok: true, catalogue: parsed.data } : { ok: false, problems: problemsOf(parsed.error) };
+  const parsed = catalogueSchema.safeParse(data, { error: errorMap, reportInput: true });
+  return parsed.success ? { ok: true, catalogue: parsed.data } : { ok: false, problems: problemsOf(parsed.error, data) };
 }
 
 /**
@@ -84,6 +122,8 @@ function jsonProblem(text: string, e: unknown): string {
   const found = body.charAt(Number(at[1]));
   return `不是有效的 JSON：第${line}行第${column}列附近有错误${found.trim() ? `（此处是“${found}”）` : ''}`;
 }
+
+const CATALOGUE_IS_JSON = '产品目录须是 JSON 文件（可在控制台“导出当前目录”得到一份），不能导入 CSV 或 Excel 表格';
 
 /** Deeper than any catalogue needs (categories five levels deep are about 13); zod's recursion overflowed at 1,000. */
 const MAX_NESTING = 100;
@@ -118,7 +158,10 @@ export function parseCatalogueFile(file: string | Uint8Array): ParseCatalogueRes
     // Editors on Windows often save UTF-8 with a byte order mark, which JSON.parse refuses.
     data = JSON.parse(jsonText.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return { ok: false, problems: [{ path: '', message: jsonProblem(jsonText, e) }] };
+    // A table saved from Excel (the prices an operator keeps there) is not a catalogue: said so, not where JSON stopped.
+    const firstLine = jsonText.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0] ?? '';
+    const table = !/^[[{]/.test(firstLine) && /[,\t;]/.test(firstLine);
+    return { ok: false, problems: [{ path: '', message: table ? CATALOGUE_IS_JSON : jsonProblem(jsonText, e) }] };
   }
   if (nestingDepth(data, MAX_NESTING) > MAX_NESTING) return { ok: false, problems: [{ path: '', message: `层级过深：最多嵌套 ${MAX_NESTING} 层` }] };
   return validateCatalogue(data);
@@ -235,7 +278,9 @@ async function planFiles(catalogue: Catalogue, options: ImportOptions): Promise<
           templates += 1;
           copies.set(stored, { from, to: stored });
         } else {
-          problems.push({ path: formatPath(['products', pi, 'components', ci, 'templateFile']), message: `模板文件不存在: ${from}` });
+          // The console names the template as the file does: the shop's own folder on the server is none of the page's business.
+          const where = options.storedTemplatesOnly ? `${c.templateFile}（该产品的模板尚未导入本店，请先用命令 npm run import-catalogue 导入）` : from;
+          problems.push({ path: formatPath(['products', pi, 'components', ci, 'templateFile']), message: `模板文件不存在: ${where}`, item: `产品 ${p.number}` });
         }
       }
       for (const [i, paper] of c.papers.entries()) await wantImage(paper.img, ['products', pi, 'components', ci, 'papers', i, 'img']);

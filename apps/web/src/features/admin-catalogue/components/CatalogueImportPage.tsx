@@ -78,6 +78,7 @@ export function CatalogueImportPage() {
                 dataSource={outcome.problems.map((p, key) => ({ ...p, key }))}
                 columns={[
                   { title: '位置', dataIndex: 'path', key: 'path', width: 320, render: (v: string) => <Typography.Text code>{v || '（文件）'}</Typography.Text> },
+                  { title: '产品/SKU', dataIndex: 'item', key: 'item', width: 200, render: (v: string | undefined) => v ?? '—' },
                   { title: '问题', dataIndex: 'message', key: 'message' },
                 ]} />
             </Flex>
