@@ -23,7 +23,8 @@ import { randomUUID } from 'node:crypto';
 import { DB_KINDS, startApp, type TestApp } from '../helpers/app.ts';
 import { findSku } from '../helpers/catalogue.ts';
 import { uploadFile } from '../helpers/upload.ts';
-import { photoMm, placePhotoOrders, type PlacedOrder } from '../helpers/orders.ts';
+import { photoMm, placePhotoOrders, type PlacedOrder, type Recipient } from '../helpers/orders.ts';
+import { outsidePage, pdfPages } from '../helpers/pdf-text.ts';
 
 const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 type Entry = { name: string; utf8: boolean; bytes: Buffer };
@@ -52,21 +53,16 @@ function readZip(bytes: Buffer): Promise<Entry[]> {
   });
 }
 
-/** The text of a PDF's first page, by pdf.js (what a reader and a search find). */
+/** The text of a PDF, all its pages, by pdf.js (what a reader and a search find). */
 async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
-  const page = await doc.getPage(1);
-  const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join('');
-  await doc.destroy();
-  return text;
+  return (await pdfPages(bytes)).map((p) => p.text).join('');
 }
 
-/** The QR code of a PDF's first page: rendered by pdf.js (the server's own worker threads), decoded by jsQR. */
-async function pdfQr(bytes: Buffer, dir: string): Promise<string | null> {
+/** The QR code of a PDF's page (the first unless told): rendered by pdf.js (the server's own worker threads), decoded by jsQR. */
+async function pdfQr(bytes: Buffer, dir: string, pageNumber = 1): Promise<string | null> {
   const file = path.join(dir, `${sha256(bytes)}.pdf`);
   await writeFile(file, bytes);
-  const r = await renderPdfPage(file, { pageNumber: 1, maxSide: 1400, quality: 95, maxImagePixels: 1e8, timeoutMs: 60_000 });
+  const r = await renderPdfPage(file, { pageNumber, maxSide: 1400, quality: 95, maxImagePixels: 1e8, timeoutMs: 60_000 });
   if (r.outcome !== 'rendered') throw new Error(`ticket not rendered: ${r.outcome}`);
   const { data, info } = await sharp(Buffer.from(r.jpeg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? null;
@@ -294,6 +290,43 @@ describe.each(DB_KINDS)('production zip on %s', (kind) => {
     const text = await ticketOfOne(board, '展板.jpg', ['KT-6090', 'KT-6090-PVC3'], 1);
     expect(text).toMatch(/画面 尺寸 600×900 mm 页数 1 纸张 3mm PVC板/);
     expect(text).not.toContain('5mm KT板');
+  }, 120_000);
+
+  it('prints every address of a work sent to 50 shops on as many A4 pages as they take, each page named with its SO and number, nothing off the paper (it stopped at 收货地址6: walk)', async () => {
+    const partial = await t.login('partial', 'partial');
+    // The longest a hub's name, a recipient, an address and a work's name may be: each is wrapped within the page.
+    const hubName = '分批收货客户'.padEnd(100, '连锁门店');
+    expect((await t.call('PATCH', '/api/admin/hubs/2', { token: operator, body: { name: hubName } })).status).toBe(200);
+    try {
+      const recipients: Recipient[] = Array.from({ length: 50 }, (_, i) => ({
+        contact: `第${i + 1}店收件人`.padEnd(50, '王'), phone: `139${String(i).padStart(8, '0')}`,
+        province: '浙江省', city: '杭州市', district: '西湖区', address: `文三路${i + 1}号`.padEnd(200, '华星科技大厦东楼'), quantity: 1,
+      }));
+      const fileName = `${'二〇二六年连锁门店开业海报'.padEnd(251, '（终版）')}.jpg`;
+      const [placed] = await placePhotoOrders(t, partial, [{ name: fileName, files: [{ path: fileName, bytes: await photoMm(127, 89, 50) }] }], 50, recipients);
+      const so = placed!.salesOrderNumber;
+      const { entries } = await download(`salesOrderNumber=${so}`);
+      const ticket = entries.find((e) => e.name.endsWith(`生产单_${so}.pdf`))!.bytes;
+      const pages = await pdfPages(ticket);
+      const text = pages.map((p) => p.text).join('').replaceAll(/\s/g, '');
+      const missing = recipients.flatMap((r, i) => (text.includes(`收货地址${i + 1}${r.contact}${r.phone}${r.province}${r.city}${r.district}${r.address}（1份）`) ? [] : [`收货地址${i + 1}`]));
+      expect(missing).toEqual([]);
+      expect(pages.flatMap(outsidePage)).toEqual([]);
+      expect(pages.length).toBeGreaterThan(1);
+      pages.forEach((p, i) => {
+        expect([Math.round(p.width), Math.round(p.height)]).toEqual([595, 842]);
+        // A page dropped from the pile is put back: whose it is and where.
+        expect(p.text).toContain(so);
+        expect(p.text.replaceAll(/\s/g, '')).toContain(`第${i + 1}页/共${pages.length}页`);
+      });
+      expect(placed!.articleName.length).toBeGreaterThan(250);
+      expect(text).toContain(placed!.articleName);
+      expect(text).toContain(hubName);
+      expect(await pdfQr(ticket, dir)).toBe(so);
+      expect(await pdfQr(ticket, dir, pages.length)).toBe(so);
+    } finally {
+      expect((await t.call('PATCH', '/api/admin/hubs/2', { token: operator, body: { name: '分批收货客户' } })).status).toBe(200);
+    }
   }, 120_000);
 
   it('zips the orders of a day (China Standard Time)', async () => {
