@@ -139,6 +139,16 @@ export const AdminLoginParams = z.object({ loginId: zId });
 export const AdminPasswordBody = z.object({ password: z.string().max(200) });
 export const AdminDisableBody = z.object({ disabled: z.boolean() });
 
+/** The shop's own staff logins (员工账号): listed, added, disabled and given a new password as a hub's logins are. */
+export const AdminOperator = z.object({
+  id: z.number().int(), login: z.string(), disabled: z.boolean(), createdAt: z.string(),
+  /** The caller's own login: it cannot be disabled by itself. */
+  self: z.boolean(),
+});
+export type AdminOperator = z.infer<typeof AdminOperator>;
+export const AdminOperatorCreate = z.object({ login: z.string().max(50), password: z.string().max(200) });
+export const AdminOperatorParams = z.object({ operatorId: zId });
+
 export const AdminAddress2 = z.object({
   contact: z.string().trim().min(1, '请填写收件人').max(50),
   phone: z.string().trim().min(1, '请填写联系电话').max(30),

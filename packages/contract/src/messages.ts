@@ -110,6 +110,11 @@ export const SERVER_MSG = {
   forbidden: '无权访问该资源',
   /** A disabled login at login, and its tokens afterwards. */
   loginDisabled: '该账号已停用，请联系印刷厂',
+  /** The same for a login of the shop's staff: they are the shop (operators' walk). */
+  operatorDisabled: '该账号已停用，请联系管理员',
+  /** 员工账号: an operator disabling their own login, or the last enabled one (nobody could log in to the console). */
+  operatorDisableSelf: '不能停用自己的账号',
+  lastOperator: '至少要保留一个启用的员工账号，否则没有人能登录操作台',
   /** A token given out before the password was reset. */
   sessionExpired: '登录已失效，请重新登录',
   /** A customer's token on an operator route (/api/admin), or an operator's on a customer route. */
@@ -152,7 +157,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   document: '草稿', fileName: '文件名', files: '文件', state: '状态', version: '版本', uuid: '作品编号', workUuid: '作品编号',
   customerHubId: '客户中心', pageCount: '页数', components: '部件', choice: '所选产品',
   // Every other field of a request (apps/server/test/api/contract.test.ts lists them from the OpenAPI document).
-  username: '用户名', loginId: '登录名', rememberMe: '记住登录', newSecret: '新密钥', id: '编号', taskId: '任务编号', batchId: '批次编号',
+  username: '用户名', loginId: '登录名', operatorId: '员工账号', rememberMe: '记住登录', newSecret: '新密钥', id: '编号', taskId: '任务编号', batchId: '批次编号',
   waitMs: '等待时间', exp: '链接有效期', sig: '链接签名', sel: '所选订单', t: '时间戳', day: '日期', download: '下载',
   path: '文件路径', filePaths: '文件路径', relativePath: '相对路径', accessPath: '访问路径', chunkTotal: '分片总数', chunks: '分片',
   hashes: '文件指纹', sha256: '文件指纹', workUuids: '作品编号', fixIds: '修复编号', kind: '类型', type: '类型', dataType: '数据类型',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DbHandle } from '../db/client.ts';
 import { AddCustomerError, addCustomer, type AddCustomerInput } from '../db/seed/customers.ts';
-import { addOperator } from '../db/seed/operators.ts';
+import { addOperator, resetOperator } from '../db/seed/operators.ts';
 import {
   CatalogueImportError, catalogueStoreDirs, formatProblem, formatSummary, importCatalogue, parseCatalogueFile,
 } from '../db/seed/import.ts';
@@ -126,7 +126,7 @@ export async function runAddCustomer(argv: string[], deps: CliDeps): Promise<num
   });
 }
 
-/** Runs one login's addition on the database: its line on success, its refusal (exit 1) when the input is refused. */
+/** Runs one login's addition (or an operator's reset) on the database: its line on success, its refusal (exit 1) when the input is refused. */
 async function addLogin(deps: CliDeps, add: (db: Awaited<ReturnType<CliDeps['open']>>['db']) => Promise<string>): Promise<number> {
   const handle = await deps.open();
   try {
@@ -144,13 +144,15 @@ async function addLogin(deps: CliDeps, add: (db: Awaited<ReturnType<CliDeps['ope
 }
 
 export const ADD_OPERATOR_USAGE = `用法: npm run add-operator -- <登录名> <密码>
+       npm run add-operator -- <登录名> <新密码> --reset
   添加印刷厂操作员登录（使用 /admin 操作台，可查看所有客户中心）。
+  --reset  为已有的操作员设置新密码并启用该账号（忘记了所有操作员的密码，或账号都已停用时）；已登录的会话随之失效
 使用内嵌数据库（未设置 DATABASE_URL）时，请先停止服务器再执行。`;
 
 export async function runAddOperator(argv: string[], deps: CliDeps): Promise<number> {
   let args;
   try {
-    args = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+    args = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     deps.err(`${e instanceof Error ? e.message : String(e)}\n${ADD_OPERATOR_USAGE}`);
     return 2;
@@ -163,6 +165,12 @@ export async function runAddOperator(argv: string[], deps: CliDeps): Promise<num
   if (login === undefined || password === undefined || extra.length) {
     deps.err(ADD_OPERATOR_USAGE);
     return 2;
+  }
+  if (args.values.reset) {
+    return addLogin(deps, async (db) => {
+      const r = await resetOperator(db, { login, password });
+      return `已重置操作员 ${r.login}（${r.id}）的密码，账号已启用`;
+    });
   }
   return addLogin(deps, async (db) => {
     const r = await addOperator(db, { login, password });

@@ -107,7 +107,7 @@ export const authPlugin = fp(
         throw unauthorized();
       }
       const session = await opts.checkSession(request.user);
-      if (session === 'disabled') throw unauthorized(SERVER_MSG.loginDisabled);
+      if (session === 'disabled') throw unauthorized(disabledMessage(request.user.role));
       if (session === 'stale') throw unauthorized(SERVER_MSG.sessionExpired);
       const role = request.user.role;
       if (isAdminRoute(routeUrl)) {
@@ -140,6 +140,9 @@ function checkScope(request: FastifyRequest, caller: Caller) {
     }
   }
 }
+
+/** Why a disabled login is refused: a customer asks the shop; the shop's staff, who are the shop, ask their administrator. */
+export const disabledMessage = (role: 'customer' | 'operator') => (role === 'operator' ? SERVER_MSG.operatorDisabled : SERVER_MSG.loginDisabled);
 
 export type LoginIdentity =
   | { role: 'customer'; id: number; login: string; customerId: number; hubId: number; authorities: string[]; tokenVersion: number }

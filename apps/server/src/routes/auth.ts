@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Account, AuthenticateAnswer, AuthenticateBody, ErrorAnswer, SERVER_MSG } from '@portal/contract';
 import { tooMany, unauthorized } from '../errors.ts';
-import { signToken } from '../plugins/auth.ts';
+import { disabledMessage, signToken } from '../plugins/auth.ts';
 import type { Services } from '../services/index.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -18,7 +18,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     if (verdict.slowdownMs > 0) await setTimeout(verdict.slowdownMs);
     const user = await services.accounts.verifyLogin(username, password);
     // The password was right: say why the door stays shut rather than let them retype it.
-    if (user === 'disabled') throw unauthorized(SERVER_MSG.loginDisabled);
+    if (user && 'disabled' in user) throw unauthorized(disabledMessage(user.disabled));
     if (!user) {
       await services.loginGuard.fail(request.ip, username);
       throw unauthorized(SERVER_MSG.badCredentials);

@@ -31,10 +31,11 @@ export function createAccountService(db: Db, clock: () => number = Date.now) {
 
   return {
     /**
-     * The customer or operator when the password is right, 'disabled' when right but the login is
-     * disabled, else null (the caller answers 401 without saying which was wrong).
+     * The customer or operator when the password is right, `{disabled: role}` when right but the login is
+     * disabled (a customer is told to ask the shop, the shop's staff their administrator), else null (the
+     * caller answers 401 without saying which was wrong).
      */
-    async verifyLogin(login: string, password: string): Promise<LoginIdentity | 'disabled' | null> {
+    async verifyLogin(login: string, password: string): Promise<LoginIdentity | { disabled: LoginIdentity['role'] } | null> {
       // The login as typed, else the one login equal to it but for case (new names are unique so: db/seed/customers.ts).
       const [customers, staff] = await Promise.all([
         db.select().from(users).where(sameLogin(users.login, login)).limit(2),
@@ -45,12 +46,12 @@ export function createAccountService(db: Db, clock: () => number = Date.now) {
       const u = only(customers);
       if (u) {
         if (!(await verifyPassword(password, u.passwordHash))) return null;
-        if (u.disabled) return 'disabled';
+        if (u.disabled) return { disabled: 'customer' };
         return { role: 'customer', id: u.id, login: u.login, customerId: u.customerId, hubId: u.hubId, authorities: u.authorities, tokenVersion: u.tokenVersion };
       }
       const o = only(staff);
       if (!o || !(await verifyPassword(password, o.passwordHash))) return null;
-      if (o.disabled) return 'disabled';
+      if (o.disabled) return { disabled: 'operator' };
       return { role: 'operator', id: o.id, login: o.login, tokenVersion: o.tokenVersion };
     },
     checkSession: (async (user) => {

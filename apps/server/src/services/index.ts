@@ -10,6 +10,7 @@ import { createTemplateStore } from '../storage/templates.ts';
 import { createAccountService } from './accounts.ts';
 import { createAdminCatalogueService } from './admin-catalogue.ts';
 import { createAdminHubService } from './admin-hubs.ts';
+import { createAdminOperatorService } from './admin-operators.ts';
 import { createAdminOrderService } from './admin-orders.ts';
 import { createCatalogueService } from './catalogue.ts';
 import { createBulkFixService, type BulkFixJob } from './bulk-fix.ts';
@@ -86,6 +87,7 @@ export function createServices(db: Db, config: Config, log: Log, asyncCommitDb: 
     parse,
     accounts,
     adminHubs: createAdminHubService(db, accounts),
+    adminOperators: createAdminOperatorService(db, accounts),
     adminCatalogue: createAdminCatalogueService(db, catalogueStoreDirs(config.dataDir)),
     catalogue,
     locations: createLocationService(db),

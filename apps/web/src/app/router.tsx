@@ -20,6 +20,7 @@ const AdminLayout = lazyPage(() => import('../features/admin-layout/lazy.ts'), '
 const AdminOrdersPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrdersPage');
 const AdminOrderPage = lazyPage(() => import('../features/admin-orders/lazy.ts'), 'AdminOrderPage');
 const AdminHubsPage = lazyPage(() => import('../features/admin-hubs/lazy.ts'), 'AdminHubsPage');
+const AdminOperatorsPage = lazyPage(() => import('../features/admin-operators/lazy.ts'), 'AdminOperatorsPage');
 const CatalogueImportPage = lazyPage(() => import('../features/admin-catalogue/lazy.ts'), 'CatalogueImportPage');
 const ProductionPage = lazyPage(() => import('../features/admin-production/lazy.ts'), 'ProductionPage');
 const WebhooksPage = lazyPage(() => import('../features/admin-webhooks/lazy.ts'), 'WebhooksPage');
@@ -73,6 +74,7 @@ export const router = createBrowserRouter([
               { path: 'orders', handle: handle('订单 - 操作台'), element: <AdminOrdersPage /> },
               { path: 'orders/:id', handle: handle('订单详情 - 操作台'), element: <AdminOrderPage /> },
               { path: 'hubs', handle: handle('客户中心 - 操作台'), element: <AdminHubsPage /> },
+              { path: 'operators', handle: handle('员工账号 - 操作台'), element: <AdminOperatorsPage /> },
               { path: 'catalogue', handle: handle('产品目录导入 - 操作台'), element: <CatalogueImportPage /> },
               { path: 'production', handle: handle('生产文件 - 操作台'), element: <ProductionPage /> },
               { path: 'webhooks', handle: handle('Webhook - 操作台'), element: <WebhooksPage /> },

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../../lib/http.ts';
 import { RegionSelects } from '../../address/index.ts';
 import { useAddresses, useHubMutations, useHubs, useLogins, type AddressInput, type HubInput, type LoginInput } from '../api/hubs.ts';
-import { FormDialog } from './FormDialog.tsx';
+import { FormDialog } from '../../../components/FormDialog.tsx';
 
 type Mutations = ReturnType<typeof useHubMutations>;
 

@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, DownloadOutlined, ProfileOutlined, TeamOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, DownloadOutlined, IdcardOutlined, ProfileOutlined, TeamOutlined } from '@ant-design/icons';
 import { Tag } from 'antd';
 import { PortalFrame } from '../../../components/PortalFrame.tsx';
 import { useAnyAccount, useLogout } from '../../auth/index.ts';
@@ -9,6 +9,7 @@ const NAV = [
   { key: '/admin/catalogue', label: '产品目录导入', icon: <AppstoreOutlined /> },
   { key: '/admin/production', label: '生产文件', icon: <DownloadOutlined /> },
   { key: '/admin/webhooks', label: 'Webhook', icon: <ApiOutlined /> },
+  { key: '/admin/operators', label: '员工账号', icon: <IdcardOutlined /> },
 ] as const;
 
 /** The frame of the operator console: its navigation, who is logged in, logout. */

@@ -1,8 +1,8 @@
 import { Alert, Form, Modal, type FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage } from '../lib/http.ts';
 
-/** A dialog around a form: validates, submits, shows the server's refusal in it, closes when done. */
+/** A dialog around a form (the console's hubs and staff logins): validates, submits, shows the server's refusal in it, closes when done. */
 export function FormDialog<T extends object>({ open, title, form, initialValues, pending, error, onSubmit, onClose, children }: {
   open: boolean; title: string; form: FormInstance<T>; initialValues?: Partial<T>; pending: boolean; error: unknown;
   onSubmit: (values: T) => void; onClose: () => void; children: ReactNode;
