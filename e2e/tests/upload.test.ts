@@ -348,7 +348,8 @@ describe('upload and parsing', () => {
       // While a chunk waits to be sent again, the page says so (the bar only stopped while a server restarted).
       await page.getByTestId('upload-retrying').getByText('连接中断，正在自动重试…').waitFor();
       await shot(page, 'upload-retrying');
-      // 1 try and 3 retries after 3, 9 and 27 s (a server's restart fits in them), then the file fails.
+      // 1 try and 3 retries, then the file fails. The pauses (3, 9 and 27 s: a server's restart fits in them) end once the
+      // server answers, as it does here: only this chunk's connection is cut.
       await entry.getByText('上传失败，请重试！', { exact: true }).waitFor({ timeout: 90_000 });
       expect(await page.getByTestId('upload-retrying').count()).toBe(0);
       await page.locator('.ant-message').getByText('上传失败，请重试！').first().waitFor();

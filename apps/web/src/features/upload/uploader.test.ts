@@ -24,6 +24,15 @@ vi.mock('./api/stored-chunks.ts', () => ({
   },
 }));
 
+// Whether GET /api/health answers (the uploader asks while chunks wait to be retried).
+const health = { up: false, asked: 0 };
+vi.mock('./api/health.ts', () => ({
+  serverAnswers: async () => {
+    health.asked++;
+    return health.up;
+  },
+}));
+
 const { createUploader } = await import('./uploader.ts');
 const { ApiError } = await import('../../lib/http.ts');
 const { createBatch } = await import('../batch/index.ts');
@@ -101,6 +110,7 @@ describe('retries', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     calls.length = 0;
+    health.up = false;
   });
   afterEach(() => vi.useRealTimers());
 
@@ -141,6 +151,40 @@ describe('retries', () => {
     expect(pausing()).toBe(0);
     expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done', bytesDone: 1000 });
     expect(settled).toEqual([{ id, ok: true }]);
+  });
+
+  it('retries at once when the server answers again (asked every 2 s during a pause), not at the pause\'s end', async () => {
+    const { id } = pick('r5', 1000, 1);
+    await settle();
+    calls.at(-1)?.reject(new TypeError('network'));
+    await vi.advanceTimersByTimeAsync(3000);
+    // The first retry meets the server still down: the next pause is 9 s.
+    const second = calls.at(-1);
+    expect(second?.id).toBe(id);
+    second?.reject(new TypeError('network'));
+    await vi.advanceTimersByTimeAsync(2000);
+    const tries = () => calls.filter((c) => c.id === id).length;
+    expect(tries()).toBe(2);
+    // The server is back: at the next ask the chunk goes, 4 s into its 9 s pause.
+    health.up = true;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(tries()).toBe(3);
+    calls.at(-1)?.resolve(done('upload/r5/a.jpg'));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(uploadStore.getState().files[id]).toMatchObject({ status: 'done' });
+  });
+
+  it('waits the whole pause after a 503 though the server answers (a busy server is not pressed)', async () => {
+    health.up = true;
+    const { id } = pick('r6', 1000, 1);
+    await settle();
+    calls.at(-1)?.reject(new ApiError(503, '服务暂不可用', undefined, null));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(calls.filter((c) => c.id === id)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls.filter((c) => c.id === id)).toHaveLength(2);
+    calls.at(-1)?.resolve(done('upload/r6/a.jpg'));
+    await vi.advanceTimersByTimeAsync(150);
   });
 
   it('asks which chunks the server holds when it acknowledged them all but never confirmed the file (it lost a record), and sends those it lacks', async () => {

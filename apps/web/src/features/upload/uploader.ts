@@ -34,6 +34,7 @@ import { isApiError } from '../../lib/http.ts';
 import type { ChunkDone } from '@portal/contract/api';
 import { sendChunk, type ChunkFields } from './api/update-file.ts';
 import { storedChunks } from './api/stored-chunks.ts';
+import { serverAnswers } from './api/health.ts';
 import { extensionOf } from './lib/pick.ts';
 import { bytesSent, createBatcher } from './lib/progress.ts';
 import type { Batch } from '../batch/index.ts';
@@ -86,22 +87,61 @@ function isTransient(error: unknown): boolean {
   return error.status === 0 || error.status >= 500 || error.status === 408 || error.status === 429;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
+/** How often the server is asked whether it answers again while chunks wait to be retried. */
+const PROBE_MS = 2000;
+
+/**
+ * The pauses before retries. One after no answer at all (the server down or restarting) ends early once the server
+ * answers again: asked every PROBE_MS while such a pause lasts, and told by any chunk that gets through. A server back
+ * after 15 s otherwise left a chunk whose second retry met it still down waiting out its 27 s (LAN re-walk,
+ * 2026-12-01). One after an answer (5xx, 429: a busy server) waits its time. Ended early, a pause still counts as a
+ * retry.
+ */
+function createPauses() {
+  const waking = new Set<() => void>();
+  let probing = false;
+  const wakeAll = () => {
+    for (const wake of [...waking]) wake();
+  };
+  async function probe() {
+    if (probing) return;
+    probing = true;
+    try {
+      while (waking.size > 0) {
+        await new Promise((r) => setTimeout(r, PROBE_MS));
+        if (waking.size > 0 && (await serverAnswers())) wakeAll();
+      }
+    } finally {
+      probing = false;
     }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  }
+  return {
+    wakeAll,
+    sleep(ms: number, signal: AbortSignal, wakeable: boolean): Promise<void> {
+      return new Promise((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const done = () => {
+          clearTimeout(timer);
+          waking.delete(done);
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        const onAbort = () => {
+          clearTimeout(timer);
+          waking.delete(done);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        if (!wakeable) return;
+        waking.add(done);
+        void probe();
+      });
+    },
+  };
 }
 
 /**
@@ -162,6 +202,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
   const queue: string[] = [];
   const sending = new Set<string>();
   const progress = createBatcher<number>(setUploadBytes);
+  const pauses = createPauses();
 
   function reportBytes(job: Running) {
     progress.set(job.id, bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, job.inFlight));
@@ -188,15 +229,20 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
     const blob = job.file.slice(start, Math.min(start + LIMITS.chunkSize, job.file.size));
     const name = job.relativePath.slice(job.relativePath.lastIndexOf('/') + 1);
     for (let attempt = 0; ; attempt++) {
+      let noAnswer = false;
       const release = await requests.acquire(job.controller.signal);
       const onProgress = (bytes: number) => {
         job.inFlight.set(chunkIndex, bytes);
         reportBytes(job);
       };
       try {
-        return await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal, onProgress);
+        const answer = await sendChunk(fieldsOf(job, chunkIndex), blob, name, job.controller.signal, onProgress);
+        // The server answers: chunks waiting to be retried need not wait longer.
+        pauses.wakeAll();
+        return answer;
       } catch (error) {
         if (job.controller.signal.aborted || !isTransient(error) || attempt >= LIMITS.chunkRetries) throw error;
+        noAnswer = !isApiError(error) || error.status === 0;
       } finally {
         release();
         job.inFlight.delete(chunkIndex);
@@ -204,7 +250,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
       }
       countRetryPause(1);
       try {
-        await sleep(FIRST_BACKOFF_MS * BACKOFF_FACTOR ** attempt, job.controller.signal);
+        await pauses.sleep(FIRST_BACKOFF_MS * BACKOFF_FACTOR ** attempt, job.controller.signal, noAnswer);
       } finally {
         countRetryPause(-1);
       }
