@@ -101,7 +101,8 @@ function createPauses() {
   const waking = new Set<() => void>();
   let probing = false;
   const wakeAll = () => {
-    for (const wake of [...waking]) wake();
+    // Each wake leaves the set; a Set goes on past the entries deleted while it is iterated.
+    for (const wake of waking) wake();
   };
   async function probe() {
     if (probing) return;
