@@ -10,6 +10,17 @@ import { firstUnknownRegion } from './locations.ts';
 
 const invalid = (message: string, code = 'invalid') => new AppError(422, code, message);
 
+/**
+ * The seed's refusals (db/seed/customers.ts, operators.ts) as the console's answers, for customer and staff logins alike:
+ * a taken login or customer name is 409, the rest 422; anything else as it is.
+ */
+export function seedRefusal(e: unknown): unknown {
+  if (!(e instanceof AddCustomerError)) return e;
+  if (e.message.startsWith('登录名已存在')) return conflict(e.message, 'login-taken');
+  if (e.message.startsWith('客户名称已存在')) return conflict(e.message, 'customer-name-taken');
+  return invalid(e.message);
+}
+
 type AddressInput = { contact: string; phone: string; province: string; city: string; district: string; address: string; isDefault: boolean };
 
 /**
@@ -21,13 +32,7 @@ export function createAdminHubService(db: Db, accounts: AccountService) {
     const [h] = await db.select({ id: customerHubs.id }).from(customerHubs).where(eq(customerHubs.id, hubId));
     if (!h) throw notFound('客户中心不存在');
   }
-  /** The seed's refusals as the console's answers: a taken login or customer name is 409, the rest 422; anything else as it is. */
-  const refusalOf = (e: unknown) => {
-    if (!(e instanceof AddCustomerError)) return e;
-    if (e.message.startsWith('登录名已存在')) return conflict(e.message, 'login-taken');
-    if (e.message.startsWith('客户名称已存在')) return conflict(e.message, 'customer-name-taken');
-    return invalid(e.message);
-  };
+  const refusalOf = seedRefusal;
   /** The operator picks hubs by name (orders, logins, prices): two of one name would be told apart by id alone. */
   async function nameFree(tx: Pick<Db, 'select'>, name: string, hubId?: number) {
     const [taken] = await tx.select({ id: customerHubs.id }).from(customerHubs)

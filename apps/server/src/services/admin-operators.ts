@@ -2,10 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { SERVER_MSG, type AdminOperator } from '@portal/contract';
 import type { Db } from '../db/client.ts';
 import { operators } from '../db/schema/index.ts';
-import { AddCustomerError, checkPassword } from '../db/seed/customers.ts';
+import { checkPassword } from '../db/seed/customers.ts';
 import { addOperator } from '../db/seed/operators.ts';
 import { hashPassword } from '../db/seed/passwords.ts';
-import { AppError, conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../errors.ts';
+import { seedRefusal } from './admin-hubs.ts';
 import type { AccountService } from './accounts.ts';
 
 const GONE = '员工账号不存在';
@@ -25,12 +26,7 @@ export function createAdminOperatorService(db: Db, accounts: AccountService) {
     if (!r) throw notFound(GONE);
     return out(r, callerId);
   }
-  /** The seed's refusals as the console's answers, as for customer logins: a taken name 409, the rest 422. */
-  const refusalOf = (e: unknown) => {
-    if (!(e instanceof AddCustomerError)) return e;
-    if (e.message.startsWith('登录名已存在')) return conflict(e.message, 'login-taken');
-    return new AppError(422, 'invalid', e.message);
-  };
+  const refusalOf = seedRefusal;
 
   return {
     async list(callerId: number): Promise<AdminOperator[]> {
