@@ -27,6 +27,20 @@ describe('zip entry names', () => {
     expect(emoji).toBe('😀'.repeat(50));
   });
 
+  it('cuts between what a reader sees as one character: a flag, a skin tone or a letter and its accent is kept whole or left out (they were split)', () => {
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    const flag = '🇨🇳'; // two regional indicators, 8 bytes: cut between them, a lone one shows as a letter C
+    const flags = safeName(`${flag.repeat(40)}.jpg`, 250);
+    expect(flags).toBe(`${flag.repeat(29)}.jpg`);
+    expect(bytes(flags)).toBeLessThanOrEqual(NAME_MAX_BYTES);
+    expect(safeName('👍🏽'.repeat(40), 250)).toBe('👍🏽'.repeat(30)); // a thumb and its skin tone
+    // By characters too: 7 code points leave room for three g̃ (g and a combining tilde, no precomposed form), not a fourth g.
+    expect(safeName(`${'g̃'.repeat(5)}.jpg`, 11)).toBe(`${'g̃'.repeat(3)}.jpg`);
+    const names = uniquePaths();
+    names(`x${flag.repeat(29)}.jpg`);
+    expect(names(`x${flag.repeat(29)}.jpg`)).toBe(`x${flag.repeat(28)} (2).jpg`);
+  });
+
   it('cuts a name to what Linux takes in bytes, between characters, keeping the extension (100 Chinese characters are 292 bytes: unzip failed, operator walk)', () => {
     const bytes = (s: string) => new TextEncoder().encode(s).length;
     const chinese = safeName(`${'毕业纪念相册'.repeat(42)}.jpg`, 100);

@@ -33,17 +33,25 @@ const utf8Bytes = (ch: string) => {
 };
 const bytesOf = (s: string) => Array.from(s).reduce((n, ch) => n + utf8Bytes(ch), 0);
 
-/** The longest start of `s` within `maxChars` characters and `maxBytes` bytes of UTF-8, cut between characters. */
+const graphemes = new Intl.Segmenter('zh', { granularity: 'grapheme' });
+
+/**
+ * The longest start of `s` within `maxChars` characters (code points) and `maxBytes` bytes of UTF-8, cut between what
+ * a reader sees as one character (an emoji family, a skin tone, a letter and its accents stay whole or go together).
+ */
 function cut(s: string, maxChars: number, maxBytes: number): string {
-  let out = '';
+  let end = 0;
   let chars = 0;
   let bytes = 0;
-  for (const ch of s) {
-    bytes += utf8Bytes(ch);
-    if (++chars > maxChars || bytes > maxBytes) break;
-    out += ch;
+  for (const { segment, index } of graphemes.segment(s)) {
+    for (const ch of segment) {
+      chars++;
+      bytes += utf8Bytes(ch);
+    }
+    if (chars > maxChars || bytes > maxBytes) break;
+    end = index + segment.length;
   }
-  return out;
+  return s.slice(0, end);
 }
 
 /** A name's stem and extension: the last dot's part when short (`.jpg`, `.jpeg`), so a dot far from the end starts none. */
