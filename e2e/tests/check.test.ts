@@ -348,6 +348,11 @@ describe('choosing products and checking files', () => {
     await toast(page, '删除成功');
     await detail.getByTestId('file-detail-quantity').getByText('照片：3').waitFor();
     await row.getByText('3个文件').waitFor();
+    // The work is checked again at once, as after 添加文件 and 重新上传: it stayed 未匹配 with 照片 152×102mm ×4, and its
+    // entry still named the deleted photo, until 重新校验 (screenshot review, 2026-12-01).
+    await row.getByText('异常', { exact: true }).waitFor();
+    await row.getByText('照片 152×102mm ×3').waitFor();
+    await expect.poll(() => entryOf(page, '三张照片').textContent()).not.toContain('合格照片.jpg');
     await closeDialogWith(detail, detail.getByRole('button', { name: '返回' }));
   });
 

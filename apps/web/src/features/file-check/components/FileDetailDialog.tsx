@@ -248,10 +248,12 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
       }
       const answer = await sortWorkFiles({ accessPath: work.filePath, fileNames: remaining, name: work.articleName, acceptFolder: true, workUuid: work.uuid });
       if (answer.state !== 200) throw new Error('not deleted');
-      // The server took the file out of the work, which must now be checked again.
+      // The server took the file out of the work, which is checked again now (as after 添加文件 and 重新上传): left
+      // 未匹配, its components still counted the deleted file and its entry named it until 重新校验 (screenshot review).
       updateWork(work.uuid, { files: answer.message.files, pageCount: answer.message.pageCount, state: 'unmatch' });
       markWorkChanged(work.uuid, messageOf(withoutFile(model, row.itemPath)));
       void message.success(MSG.deleteSuccess);
+      if (customerHubId !== undefined) await recheckWorkQuietly(work.uuid, customerHubId);
     } catch (error) {
       void message.error(isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.deleteFailed}：${error.message}` : MSG.deleteFailed);
     } finally {
