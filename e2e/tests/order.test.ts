@@ -293,7 +293,7 @@ describe('the batch order', () => {
       }, original);
       await page.reload();
       await page.getByRole('button', { name: '提交订单' }).click();
-      await page.getByTestId('place-error').getByText('该客户统一收货（Unified），不能分别填写地址').waitFor();
+      await page.getByTestId('place-error').getByText('该客户统一收货，不能为作品分别填写地址，请返回修改后重新提交').waitFor();
       await shot(page, 'order-payment1-refused');
       await page.evaluate((text) => localStorage.setItem('batchUploadOrderDraft', text), original);
       await page.reload();

@@ -121,7 +121,9 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
     const ok = await checked(demo, '好的.jpg', await photoMm(127, 89), photo5);
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { articleName: ' ' })] })).body.message).toBe('作品名称不能为空');
     expect((await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { quantity: 0 })] })).body.message).toBe('好的：文件的订购数量必须大于0');
-    expect((await order(demo, { deliveryMethod: 'Partial', works: [line(ok, photo5)] })).status).toBe(400);
+    // The hub's way of delivery in words a customer reads, and what to do (it said 统一收货（Unified）: screenshot review).
+    expect(await order(demo, { deliveryMethod: 'Partial', works: [line(ok, photo5)] }))
+      .toMatchObject({ status: 400, body: { message: '该客户统一收货，不能为作品分别填写地址，请返回修改后重新提交' } });
     // An address per work where the hub's batch goes to one address is refused, not dropped (the press would ship elsewhere).
     const perWork = await order(demo, { deliveryMethod: 'Unified', works: [line(ok, photo5, { orderLocations: [ADDRESS] })] });
     expect([perWork.status, perWork.body.message]).toEqual([400, '该客户统一收货，不能为作品分别填写地址']);
@@ -358,6 +360,8 @@ describe.each(DB_KINDS)('batch orders on %s', (kind) => {
       .toMatchObject({ status: 400, body: { message: '两处：有多个收货地址时，每个地址都要填写数量' } });
     // A batch address for a hub whose works each have their own was dropped without a word.
     expect(await to([ADDRESS], { location: ADDRESS })).toMatchObject({ status: 400, body: { message: '该客户需为每个作品分别填写收货地址，不能统一填写' } });
+    expect(await order(partial, { deliveryMethod: 'Unified', location: ADDRESS, works: [line(w, photo5)] }))
+      .toMatchObject({ status: 400, body: { message: '该客户需为每个作品分别填写收货地址，请返回修改后重新提交' } });
     // Regions that are not in the tables: 火星, or 深圳市 under 浙江省.
     for (const l of [{ province: '火星' }, { city: '深圳市' }, { district: '南山区' }]) {
       expect(await to([{ ...ADDRESS, ...l }])).toMatchObject({ status: 400, body: { message: '两处的收货地址不正确' } });
