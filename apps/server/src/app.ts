@@ -169,8 +169,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.warn({ webDist: config.webDist }, 'the web app is not built: run `npm run build` to serve it');
   }
   app.setNotFoundHandler((request, reply) => {
-    // Client-side routes (/login, /batch-upload …) all load the app's page.
-    if (spa && request.method === 'GET' && !request.url.startsWith('/api') && !path.extname(request.url.split('?')[0] ?? '')) {
+    // Client-side routes (/login, /batch-upload …) all load the app's page; HEAD too (an uptime check's way to ask).
+    if (spa && (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api') && !path.extname(request.url.split('?')[0] ?? '')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', config.webDist);
     }
     return reply.status(404).send({ message: SERVER_MSG.notFound, code: 'not-found' });

@@ -294,6 +294,15 @@ describe.each(DB_KINDS)('foundation API on %s', (kind) => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
+  it('answers HEAD of a page as GET does, as an uptime check asks (HEAD /login was 404: README walk)', async () => {
+    for (const page of ['/', '/login', '/batch-upload']) {
+      const [get, head] = [await t.call('GET', page), await t.call('HEAD', page)];
+      expect([page, head.status, head.headers.get('content-type')]).toEqual([page, get.status, get.headers.get('content-type')]);
+      expect(await head.text()).toBe('');
+    }
+    expect((await t.call('HEAD', '/api/no-such-route')).status).toBe(404);
+  });
+
   it('asks for https only of a page that came over https: a shop\'s LAN serves plain http', async () => {
     // Over plain http a browser on another PC would fetch every script over https and show a blank page.
     const plain = await t.call('GET', '/login');
