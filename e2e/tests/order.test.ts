@@ -284,6 +284,37 @@ describe('the batch order', () => {
       await page.getByTestId('total-amount').getByText('¥3.40').waitFor();
     });
 
+    it('the shop switches the hub to an address per work while /payment1 is open: refused, and 返回修改 asks for the addresses', async () => {
+      const operator = await apiLogin(server.url, 'operator', 'operator');
+      const setPerWork = async (on: boolean) => {
+        const res = await fetch(`${server.url}/api/admin/hubs/1`, {
+          method: 'PATCH', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify({ batchAddressParsing: on }),
+        });
+        expect(res.status).toBe(200);
+      };
+      await setPerWork(true);
+      try {
+        await page.getByRole('button', { name: '提交订单' }).click();
+        await page.getByTestId('place-error').getByText('该客户需为每个作品分别填写收货地址，请返回修改后重新提交').waitFor();
+        // 返回修改 shows the hub as it is now: the batch page kept the setting it had read for 5 minutes, without
+        // the addresses to fill, and the next 提交订单 was refused again (LAN re-walk, 2026-12-01).
+        await page.getByRole('button', { name: '返回修改' }).click();
+        await page.waitForURL('**/batch-upload');
+        await page.getByRole('button', { name: '统一设置地址' }).waitFor({ timeout: 10_000 });
+      } finally {
+        await setPerWork(false);
+      }
+      // Switched back: the batch page opened again reads it so.
+      await page.getByRole('link', { name: '我的订单' }).click();
+      await page.waitForURL('**/orders');
+      await page.getByRole('link', { name: '批量上传下单' }).click();
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      await expect.poll(() => page.getByRole('button', { name: '统一设置地址' }).count(), { timeout: 10_000 }).toBe(0);
+      await page.getByRole('button', { name: '批量下单', exact: true }).click();
+      await page.waitForURL('**/payment1');
+      await page.getByTestId('total-amount').getByText('¥3.40').waitFor();
+    });
+
     it('a refused order shows the server message; 提交订单 twice places it once', async () => {
       // A draft the server must refuse: this hub takes one address per order (Unified).
       const original = await page.evaluate(() => localStorage.getItem('batchUploadOrderDraft') ?? '');

@@ -37,7 +37,7 @@ const graphemes = new Intl.Segmenter('zh', { granularity: 'grapheme' });
 
 /**
  * The longest start of `s` within `maxChars` characters (code points) and `maxBytes` bytes of UTF-8, cut between what
- * a reader sees as one character (an emoji family, a skin tone, a letter and its accents stay whole or go together).
+ * a reader sees as one character (a flag, a skin tone, a letter and its accents stay whole or go together).
  */
 function cut(s: string, maxChars: number, maxBytes: number): string {
   let end = 0;

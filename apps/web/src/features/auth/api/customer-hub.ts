@@ -14,7 +14,11 @@ export async function getCustomerHubLite(customerHubId: number, signal?: AbortSi
   return data;
 }
 
-/** The logged-in customer's hub; waits for the account. */
+/**
+ * The logged-in customer's hub; waits for the account. Read again whenever a page that uses it opens: the shop may
+ * switch the hub's way of delivery at any time, and 返回修改 after an order refused for it showed the batch page as
+ * it was, without the addresses to fill (LAN re-walk, 2026-12-01).
+ */
 export function useCustomerHub() {
   const account = useAccount();
   const customerHubId = account.data?.customerHubId;
@@ -23,5 +27,6 @@ export function useCustomerHub() {
     queryFn: ({ signal }) => getCustomerHubLite(customerHubId as number, signal),
     enabled: customerHubId !== undefined,
     staleTime: 5 * 60_000,
+    refetchOnMount: 'always',
   });
 }
