@@ -186,9 +186,16 @@ describe('upload and parsing', () => {
   });
 
   it('删除 asks, deletes the files of the work and removes its row', async () => {
+    // A folder work's 删除 says its files go with it; 取消 keeps them.
+    const album = workRow(page, fx.albumName);
+    await album.getByRole('button', { name: '删除' }).click();
+    await page.locator('.ant-popconfirm').getByText(`作品「${fx.albumName}」的150个文件将一并删除`).waitFor();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '取消' }).click();
+    await page.locator('.ant-popconfirm').waitFor({ state: 'hidden' });
     const row = workRow(page, fx.pdfName);
     await row.getByRole('button', { name: '删除' }).click();
     await page.getByText('确定删除当前文件？').waitFor();
+    await page.locator('.ant-popconfirm').getByText(`作品「${fx.pdfName}」将从订单列表中删除`).waitFor();
     const [answer] = await Promise.all([
       page.waitForResponse((res) => new URL(res.url()).pathname === '/api/files/deleteFile'),
       page.locator('.ant-popconfirm').getByRole('button', { name: '确定' }).click(),
