@@ -14,6 +14,7 @@ import { seedDemo } from './db/seed/demo.ts';
 import { catalogueStoreDirs } from './db/seed/import.ts';
 import { seedRegions } from './db/seed/regions.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { bodyFirstPlugin } from './plugins/body-first.ts';
 import { connectionBoundPlugin } from './plugins/connection-bound.ts';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.ts';
 import { adminRoutes } from './routes/admin/index.ts';
@@ -31,6 +32,9 @@ import { closePdfJs } from './media/pdfjs.ts';
 import { createServices } from './services/index.ts';
 
 export type { Config };
+
+/** The largest body an answer decided before it waits for (plugins/body-first.ts): README's proxy passes up to 64 MB. */
+const BODY_FIRST_MAX_BYTES = 64 * 1024 * 1024;
 
 export type BuildOptions = {
   /** An already open database (tests); otherwise opened from the config and closed with the app. */
@@ -92,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorHandlerPlugin);
   await app.register(connectionBoundPlugin, { maxPerAddress: config.maxConnectionsPerAddress });
+  await app.register(bodyFirstPlugin, { maxBytes: BODY_FIRST_MAX_BYTES, waitMs: config.upload.bodyTimeoutMs });
   // Security headers from helmet, its two policies built once (@fastify/helmet builds a helmet middleware,
   // directives parsed anew, on every request). A browser told to upgrade a page served over plain http
   // fetches its scripts over https and shows nothing; HSTS would lock the LAN address to https. Both go
