@@ -77,6 +77,9 @@ export const MSG = {
   perWorkAddressUnified: '该客户统一收货，不能为作品分别填写地址',
   /** A batch address sent for a hub whose works each have their own (it would be dropped). */
   unifiedAddressPartial: '该客户需为每个作品分别填写收货地址，不能统一填写',
+  /** An order of the other way of delivery than its hub's (the shop switched the hub while the batch was open). */
+  deliveryPerWorkNeeded: '该客户需为每个作品分别填写收货地址，请返回修改后重新提交',
+  deliveryUnifiedNeeded: '该客户统一收货，不能为作品分别填写地址，请返回修改后重新提交',
   /** A line sent to several addresses, one of them without its number of copies (the ticket printed it without 份数). */
   locationQuantityMissing: (name: string) => `${name}：有多个收货地址时，每个地址都要填写数量`,
   /** A work never checked against the product and SKU it is ordered with (../shared/spec/decisions.md §7: unchecked). */

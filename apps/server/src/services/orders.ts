@@ -205,7 +205,7 @@ export function createOrderService(deps: { db: Db; check: CheckService; catalogu
         if (previous[0]) return placedBefore(previous[0]);
         const hub = await deps.accounts.hubLite(caller.hubId);
         const expected = hub.batchAddressParsing ? 'Partial' : 'Unified';
-        if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? '该客户需为每个作品分别填写收货地址，请返回修改后重新提交' : '该客户统一收货，不能为作品分别填写地址，请返回修改后重新提交');
+        if (body.deliveryMethod !== expected) throw refuse(hub.batchAddressParsing ? MSG.deliveryPerWorkNeeded : MSG.deliveryUnifiedNeeded);
 
         // The checks of ../shared/spec/product-spec.md §5 in its order, for the first work that fails each.
         for (const w of body.works) if (!w.articleName.trim()) throw refuse(MSG.emptyWorkName);

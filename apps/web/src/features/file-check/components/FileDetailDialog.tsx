@@ -97,11 +97,11 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
     markWorkChanged(work.uuid, messageOf({ ...current, rows, status: 'error' }));
   };
 
-  /** Checks the work again on the server: the rows and the red messages become the new answer's. The changed file's new row. */
-  const recheck = async (itemPath: string): Promise<FileCheckRow | undefined> => {
+  /** Checks the work again on the server: the rows and the red messages become the new answer's. The changed file's new row, if asked. */
+  const recheck = async (itemPath?: string): Promise<FileCheckRow | undefined> => {
     if (customerHubId === undefined) return undefined;
     const { rows } = await recheckWorkQuietly(work.uuid, customerHubId);
-    return rows.find((r) => r.itemPath === itemPath);
+    return itemPath === undefined ? undefined : rows.find((r) => r.itemPath === itemPath);
   };
 
   const picker = useFilePicker((file, key) => {
@@ -253,7 +253,7 @@ function Body({ work, model, onClose, renderFileActions }: { work: WorkRow; mode
       updateWork(work.uuid, { files: answer.message.files, pageCount: answer.message.pageCount, state: 'unmatch' });
       markWorkChanged(work.uuid, messageOf(withoutFile(model, row.itemPath)));
       void message.success(MSG.deleteSuccess);
-      if (customerHubId !== undefined) await recheckWorkQuietly(work.uuid, customerHubId);
+      await recheck();
     } catch (error) {
       void message.error(isApiError(error) && error.status >= 400 && error.status < 500 ? `${MSG.deleteFailed}：${error.message}` : MSG.deleteFailed);
     } finally {
