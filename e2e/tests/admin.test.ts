@@ -212,6 +212,16 @@ describe('the operator console', () => {
     await hub.locator('.ant-table-row-expand-icon').click();
     await page.getByRole('cell', { name: 'demo', exact: true }).waitFor();
     await shot(page, 'admin-hubs');
+    // 按作品填写地址 asks first and says what it means for the customer's open batch (it switched at a click: LAN re-walk).
+    const perWork = page.getByRole('switch', { name: '演示门店客户 按作品填写地址' });
+    const was = await perWork.getAttribute('aria-checked');
+    await perWork.click();
+    const switchAsk = page.locator('.ant-popconfirm').filter({ hasText: was === 'true' ? '改为整批发往默认地址？' : '改为按作品填写地址？' });
+    await switchAsk.getByText(/正在填写的订单/).waitFor();
+    await shot(page, 'admin-hubs-per-work-confirm');
+    await switchAsk.getByRole('button', { name: '取消' }).click();
+    await switchAsk.waitFor({ state: 'hidden' });
+    expect(await perWork.getAttribute('aria-checked')).toBe(was);
     // 添加登录账号 with a taken name: refused; once the name is changed the refusal goes (it stayed beside the next one).
     await page.getByRole('button', { name: '添加登录账号' }).first().click();
     const add = page.getByRole('dialog', { name: /添加登录账号/ });

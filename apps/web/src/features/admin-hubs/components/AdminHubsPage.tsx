@@ -174,13 +174,17 @@ export function AdminHubsPage() {
           columns={[
             { title: 'ID', dataIndex: 'id', key: 'id', width: 60 },
             { title: '名称', dataIndex: 'name', key: 'name' },
-            // The header on one line (址 stood alone on a second: console walk); the switch says what it changed.
+            // The header on one line (址 stood alone on a second: console walk). The switch asks first, saying what the
+            // customer's open batch will need (it switched at a click: LAN re-walk), and says what it changed.
             { title: <span style={{ whiteSpace: 'nowrap' }}>按作品填写地址</span>, dataIndex: 'batchAddressParsing', key: 'bap', width: 130, render: (v: boolean, h) => (
-              <Switch checked={v} aria-label={`${h.name} 按作品填写地址`} loading={m.updateHub.isPending && m.updateHub.variables?.id === h.id}
-                onChange={(checked) => m.updateHub.mutate({ id: h.id, batchAddressParsing: checked }, {
-                  onSuccess: () => void message.success(checked ? `${h.name}：改为按作品填写地址` : `${h.name}：改为整批发往默认地址`),
-                  onError: (e) => void message.error(errorMessage(e)),
-                })} />
+              <Popconfirm okText="确定" cancelText="取消"
+                title={v ? '改为整批发往默认地址？' : '改为按作品填写地址？'}
+                description={v ? '该客户的作品将统一发往默认地址；正在填写的订单需返回修改后再提交。' : '该客户需为每个作品分别填写收货地址；正在填写的订单需返回补填后再提交。'}
+                onConfirm={() => m.updateHub.mutateAsync({ id: h.id, batchAddressParsing: !v }).then(
+                  () => void message.success(v ? `${h.name}：改为整批发往默认地址` : `${h.name}：改为按作品填写地址`),
+                  (e: unknown) => void message.error(errorMessage(e)))}>
+                <Switch checked={v} aria-label={`${h.name} 按作品填写地址`} loading={m.updateHub.isPending && m.updateHub.variables?.id === h.id} />
+              </Popconfirm>
             ) },
             { title: '可否下单', key: 'ready', width: 190, render: (_: unknown, h) => <Readiness hub={h} /> },
             { title: '登录账号', dataIndex: 'logins', key: 'logins', width: 90 },
