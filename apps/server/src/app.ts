@@ -87,6 +87,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onReady', async () => void sweep());
     app.addHook('onClose', async () => clearInterval(sweeper));
   }
+  // An answer given while the server stops closes its connection: Node closes only the connections idle when the stop
+  // begins, and a browser's kept-alive one, whose request was in flight then, held the stop until the 30 s limit
+  // (restart walk: 提交订单, then SIGTERM).
+  let stopping = false;
+  app.addHook('preClose', async () => void (stopping = true));
+  app.addHook('onSend', async (_request, reply) => void (stopping && reply.header('connection', 'close')));
   // Stop taking work and let running tasks finish before the database closes; then pdf.js's threads.
   app.addHook('onClose', async () => {
     await Promise.all([services.runner.stop(), services.webhookRunner.stop(), services.hashes.stop()]);
