@@ -9,13 +9,14 @@
  * After a reload a file the server refused comes back refused, with its reason (it came back as an unfinished upload to
  * pick again), and the failed works are checked again in one checkFiles call without a toast (a checkFile each, and a toast).
  * A work whose product changed reads 未匹配 until its check answers, and is checked again after a reload before the answer
- * (it read 已匹配 with the new product, and stayed so).
+ * (it read 已匹配 with the new product, and stayed so). A login that runs out mid-upload sends the page to the login, the
+ * files left fail with what to do and are not sent to be refused, and 重试 once logged in again sends them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { login, newPage, shot, throttleUpload } from '../support/browser.ts';
@@ -371,6 +372,51 @@ describe('a batch survives a reload', () => {
       release();
       await page.unroute('**/api/files/updateFile');
       await page.unroute('**/api/batch-drafts**');
+    }
+  });
+
+  it('the login runs out in the middle of an upload: the page asks for the login, the files left say so and are not sent to be refused, and 重试 after the login sends them', async () => {
+    const expiring = join(dir, '过期相册');
+    await mkdir(expiring);
+    for (let i = 1; i <= 12; i++) await distinctJpegCopy(join(dir, 'noise.jpg'), join(expiring, `${String(i).padStart(2, '0')}.jpg`), `过期${i}`);
+    const operator = await apiLogin(server.url, 'operator', 'operator');
+    const admin = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const logins = (await (await fetch(`${server.url}/api/admin/hubs/1/logins`, { headers: { authorization: `Bearer ${operator}` } })).json()) as Array<{ id: number; login: string }>;
+    const demoId = logins.find((l) => l.login === 'demo')!.id;
+    let acknowledged = 0;
+    let refused = 0;
+    const counting = (res: Response) => {
+      if (new URL(res.url()).pathname !== '/api/files/updateFile' || res.request().method() !== 'POST') return;
+      if (res.status() === 200) acknowledged++;
+      if (res.status() === 401) refused++;
+    };
+    page.on('response', counting);
+    const cdp = await context.newCDPSession(page);
+    try {
+      await throttleUpload(cdp, 40e6, { latency: 5 });
+      await page.getByTestId('upload-folder-input').setInputFiles(expiring);
+      await expect.poll(() => acknowledged, { timeout: TIMEOUT_MS, interval: 100 }).toBeGreaterThanOrEqual(4);
+      // The shop resets the customer's password (a token's end, as TOKEN_TTL_SECONDS's): the next chunks are answered 401.
+      expect((await admin(`/api/admin/logins/${demoId}/password`, { password: 'demo-2' })).status).toBe(200);
+      await page.waitForURL('**/login', { timeout: TIMEOUT_MS });
+      await throttleUpload(cdp, 1e9);
+      // The files not started when the first 401 came were not sent: only those in flight were refused.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(refused).toBeLessThanOrEqual(6);
+      // Logged in again on the page the portal went to (no reload: the batch and its files are still in the page).
+      await page.getByLabel('用户名').fill('demo');
+      await page.getByLabel('密码').fill('demo-2');
+      await page.getByRole('button', { name: '登录' }).click();
+      await page.getByRole('heading', { name: '批量上传下单' }).waitFor();
+      const entry = page.getByRole('listitem', { name: '过期相册' });
+      await entry.getByText('登录已过期，请重新登录后点击“重试”', { exact: false }).first().waitFor({ timeout: 20_000 });
+      await shot(page, 'draft-login-ended');
+      await entry.getByRole('button', { name: '重试' }).click();
+      await rowOf(page, '过期相册').getByText('12个文件').waitFor({ timeout: TIMEOUT_MS });
+    } finally {
+      page.off('response', counting);
+      await cdp.detach();
+      await admin(`/api/admin/logins/${demoId}/password`, { password: 'demo' });
     }
   });
 });

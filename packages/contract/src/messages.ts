@@ -74,6 +74,8 @@ export const MSG = {
   // --- A file an order refers to is the press's: no call changes or removes its bytes (LAN probe, 2026-11-29).
   orderedFileDelete: '该文件已下单，不能删除',
   /** Addresses per work sent for a hub whose batch goes to one address. */
+  /** A file whose upload stopped because the login ran out (401): the page asks for the login, 重试 then sends the rest. */
+  uploadLoginEnded: '登录已过期，请重新登录后点击“重试”',
   perWorkAddressUnified: '该客户统一收货，不能为作品分别填写地址',
   /** A batch address sent for a hub whose works each have their own (it would be dropped). */
   unifiedAddressPartial: '该客户需为每个作品分别填写收货地址，不能统一填写',

@@ -217,6 +217,32 @@ describe('retries', () => {
     expect(settled).toEqual([{ id, ok: false, error: '只能上传.zip,.pdf,.png,.jpg' }]);
   });
 
+  it('on a 401 (the login ran out mid-batch) sends no more files, fails them as retryable with what to do, and 重试 after the login sends them', async () => {
+    const ids = Array.from({ length: 6 }, (_, i) => `r4-${i}`);
+    addUploadItems([{ key: 'r4/相册', batchId: 'r4', name: '相册', isFolder: true, filePath: 'upload/r4/相册',
+      files: ids.map((id, i) => ({ id, relativePath: `相册/${i}.jpg`, size: 1000, chunkTotal: 1 })) }]);
+    const uploader = createUploader(page, () => {});
+    uploader.add(ids.map((id, i) => ({ id, file: new Blob([new Uint8Array(1000)]), relativePath: `相册/${i}.jpg`, batchId: 'r4', fileNum: 6, fileIndex: i, itemIndex: 0 })));
+    await settle();
+    expect(calls).toHaveLength(4);
+    const unauthorized = () => new ApiError(401, '请先登录', undefined, null);
+    for (const call of calls.slice()) call.reject(unauthorized());
+    await vi.advanceTimersByTimeAsync(10_000);
+    // The two files not yet started were not sent to be refused too (through a proxy each was a whole chunk's upload).
+    expect(calls).toHaveLength(4);
+    for (const id of ids) expect(uploadStore.getState().files[id]).toMatchObject({ status: 'failed', error: MSG.uploadLoginEnded, refused: false });
+
+    uploader.retry(ids);
+    await settle();
+    expect(calls.slice(4).map((c) => c.id)).toHaveLength(4);
+    for (let i = 4; i < 10; i++) {
+      calls[i]?.resolve(done(`upload/r4/相册/${i}.jpg`));
+      await settle();
+    }
+    await vi.advanceTimersByTimeAsync(150);
+    for (const id of ids) expect(uploadStore.getState().files[id]?.status).toBe('done');
+  });
+
   it('gives up after LIMITS.chunkRetries retries with 上传失败，请重试！, and `retry` sends only the chunks not yet acknowledged', async () => {
     const size = 2 * 2_048_000 + 10;
     const { id, settled, uploader } = pick('r3', size, 3);

@@ -26,7 +26,10 @@
  *   are answered; a try that fails gives its bytes back. Progress goes to the store through one
  *   batcher, once per frame for every file together; a file's settled state is written at once
  *   and drops its pending progress;
- * - `cancel` aborts the requests in flight and forgets the files; nothing is reported for them.
+ * - `cancel` aborts the requests in flight and forgets the files; nothing is reported for them;
+ * - a 401 (the login ran out mid-batch: the page goes to the login) is no refusal of the file: it fails with
+ *   MSG.uploadLoginEnded and 重试, and the files not started yet fail the same way unsent (through a proxy each was a
+ *   whole chunk sent to be refused) until the next `add` or `retry`, which the customer makes logged in again.
  */
 import { LIMITS } from '@portal/contract/enums';
 import { MSG } from '@portal/contract/messages';
@@ -204,6 +207,8 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
   const sending = new Set<string>();
   const progress = createBatcher<number>(setUploadBytes);
   const pauses = createPauses();
+  /** A chunk was answered 401: the login ran out, and nothing more is sent until the next add or retry. */
+  let loggedOut = false;
 
   function reportBytes(job: Running) {
     progress.set(job.id, bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, job.inFlight));
@@ -300,6 +305,11 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
   async function run(id: string): Promise<void> {
     const job = jobs.get(id);
     if (!job) return;
+    if (loggedOut) {
+      patchUploadFile(id, { status: 'failed', error: MSG.uploadLoginEnded, refused: false, bytesDone: bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, new Map()) });
+      onSettled(id, { ok: false, error: MSG.uploadLoginEnded });
+      return;
+    }
     sending.add(id);
     patchUploadFile(id, { status: 'uploading', error: undefined });
     // A resumed file starts with what the server already holds.
@@ -316,9 +326,12 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
       onSettled(id, { ok: true, result });
     } catch (error) {
       if (job.controller.signal.aborted || !jobs.has(id)) return;
-      // A refusal carries the server's reason; anything else is the spec's generic upload failure.
-      const refused = isApiError(error) && !isTransient(error);
-      const text = refused ? error.message : MSG.uploadFailed;
+      // A refusal carries the server's reason; a login that ran out says what to do; anything else is the spec's
+      // generic upload failure.
+      const ended = isApiError(error) && error.status === 401;
+      if (ended) loggedOut = true;
+      const refused = isApiError(error) && !isTransient(error) && !ended;
+      const text = ended ? MSG.uploadLoginEnded : refused ? error.message : MSG.uploadFailed;
       progress.forget(id);
       patchUploadFile(id, { status: 'failed', error: text, refused, bytesDone: bytesSent(job.file.size, LIMITS.chunkSize, job.acknowledged, new Map()) });
       onSettled(id, { ok: false, error: text });
@@ -338,6 +351,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
   return {
     /** Queues files; they start as slots free up. */
     add(newJobs: readonly UploadJob[]): void {
+      loggedOut = false;
       for (const job of newJobs) {
         jobs.set(job.id, { ...job, chunkTotal: chunkCount(job.file.size), acknowledged: new Set(job.acknowledged), inFlight: new Map(), controller: new AbortController() });
         queue.push(job.id);
@@ -348,6 +362,7 @@ export function createUploader(uploads: Pick<Batch, 'patchUploadFile' | 'setUplo
 
     /** Sends failed files again, without the chunks the server already acknowledged. */
     retry(ids: readonly string[]): void {
+      loggedOut = false;
       for (const id of ids) {
         const job = jobs.get(id);
         if (!job || sending.has(id) || queue.includes(id)) continue;
