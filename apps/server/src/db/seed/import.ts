@@ -244,6 +244,23 @@ export function componentUuid(productNumber: string, componentName: string): str
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
+/** Rows inserted in statements of INSERT_ROWS, and rows grouped by a key (a catalogue of 6,000 products took 80 s,
+ * a row at a time and each looked up in lists: nginx answered 504 at 60 s while the import went on; proxy walk). */
+const INSERT_ROWS = 500;
+async function insertAll<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_ROWS) await insert(rows.slice(i, i + INSERT_ROWS));
+}
+function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
 const isUrl = (p: string) => /^https?:\/\//.test(p);
 
 type FileCopy = { from: string; to: string };
@@ -366,6 +383,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
 
     // Products
     const existingProducts = await tx.select().from(products);
+    const productByNumber = new Map(existingProducts.map((r) => [r.number, r]));
     const productIds = new Map<string, number>();
     for (const [sort, p] of catalogue.products.entries()) {
       summary.products.total += 1;
@@ -374,7 +392,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
         pageCount: p.pageCount, minNumberOfPages: p.minNumberOfPages ?? null, maxNumberOfPages: p.maxNumberOfPages ?? null,
         priceBasis: p.priceBasis, priceUnit: p.priceUnit ?? null, cancelled: p.cancelled, sort,
       };
-      const row = existingProducts.find((r) => r.number === p.number);
+      const row = productByNumber.get(p.number);
       if (row) {
         productIds.set(p.number, row.id);
         if (differs(row, want)) {
@@ -402,11 +420,12 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     const existingComponents = ids.length ? await tx.select().from(productComponents).where(inArray(productComponents.productId, ids)) : [];
     const componentUuids = new Map<string, Map<string, string>>(); // product number → component name → uuid
     const componentIds = new Map<string, number>(); // `${productId}\n${name}` → id
+    const componentsOf = groupBy(existingComponents, (r) => r.productId);
     for (const p of catalogue.products) {
       const productId = productIds.get(p.number) ?? 0;
       const names = new Map<string, string>();
       componentUuids.set(p.number, names);
-      const mine = existingComponents.filter((r) => r.productId === productId);
+      const mine = componentsOf.get(productId) ?? [];
       for (const [sort, c] of p.components.entries()) {
         summary.components.total += 1;
         const want = {
@@ -445,17 +464,21 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     const allComponentIds = [...componentIds.values()];
     const existingPapers = allComponentIds.length ? await tx.select().from(objectPapers).where(inArray(objectPapers.componentId, allComponentIds)) : [];
     const existingOps = allComponentIds.length ? await tx.select().from(objectOperations).where(inArray(objectOperations.componentId, allComponentIds)) : [];
+    const papersOf = groupBy(existingPapers, (r) => r.componentId);
+    const opsOf = groupBy(existingOps, (r) => r.componentId);
+    const newPapers: Array<typeof objectPapers.$inferInsert> = [];
+    const newOps: Array<typeof objectOperations.$inferInsert> = [];
     for (const p of catalogue.products) {
       const productId = productIds.get(p.number) ?? 0;
       for (const c of p.components) {
         const componentId = componentIds.get(`${productId}\n${c.name}`) ?? 0;
-        const papers = existingPapers.filter((r) => r.componentId === componentId);
+        const papers = papersOf.get(componentId) ?? [];
         for (const paper of c.papers) {
           summary.papers.total += 1;
           const want = { name: paper.name, img: paper.img ?? null, minPageCount: paper.minPageCount ?? null, maxPageCount: paper.maxPageCount ?? null };
           const row = papers.find((r) => r.name === paper.name);
           if (!row) {
-            await tx.insert(objectPapers).values({ componentId, ...want });
+            newPapers.push({ componentId, ...want });
             summary.papers.created += 1;
           } else if (differs(row, want)) {
             await tx.update(objectPapers).set(want).where(eq(objectPapers.id, row.id));
@@ -466,13 +489,13 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
         if (gonePapers.length) await tx.delete(objectPapers).where(inArray(objectPapers.id, gonePapers));
         summary.papers.removed += gonePapers.length;
 
-        const ops = existingOps.filter((r) => r.componentId === componentId);
+        const ops = opsOf.get(componentId) ?? [];
         for (const op of c.operations) {
           summary.operations.total += 1;
           const want = { name: op.name, combined: op.combined, img: op.img ?? null };
           const row = ops.find((r) => r.name === op.name);
           if (!row) {
-            await tx.insert(objectOperations).values({ componentId, ...want });
+            newOps.push({ componentId, ...want });
             summary.operations.created += 1;
           } else if (differs(row, want)) {
             await tx.update(objectOperations).set(want).where(eq(objectOperations.id, row.id));
@@ -484,15 +507,19 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
         summary.operations.removed += goneOps.length;
       }
     }
+    await insertAll(newPapers, (chunk) => tx.insert(objectPapers).values(chunk));
+    await insertAll(newOps, (chunk) => tx.insert(objectOperations).values(chunk));
 
     // Option items and values
     const existingItems = ids.length ? await tx.select().from(optionItems).where(inArray(optionItems.productId, ids)) : [];
     const itemIds = existingItems.map((r) => r.id);
     const existingValues = itemIds.length ? await tx.select().from(optionValues).where(inArray(optionValues.itemId, itemIds)) : [];
     const valueIdOf = new Map<string, number>(); // `${productNumber}\n${itemIndex}\n${valueName}` → id
+    const itemsOf = groupBy(existingItems, (r) => r.productId);
+    const valuesOf = groupBy(existingValues, (r) => r.itemId);
     for (const p of catalogue.products) {
       const productId = productIds.get(p.number) ?? 0;
-      const mine = existingItems.filter((r) => r.productId === productId);
+      const mine = itemsOf.get(productId) ?? [];
       for (const [sort, item] of p.optionItems.entries()) {
         summary.optionItems.total += 1;
         let row = mine.find((r) => r.name === item.name);
@@ -506,7 +533,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
           summary.optionItems.updated += 1;
         }
         const itemId = row.id;
-        const values = existingValues.filter((v) => v.itemId === itemId);
+        const values = valuesOf.get(itemId) ?? [];
         for (const [vSort, v] of item.values.entries()) {
           summary.optionValues.total += 1;
           const want = { name: v.name, remark: v.remark ?? null, img: v.img ?? null, sort: vSort };
@@ -540,11 +567,13 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     const existingSkus = await tx.select().from(propertyConfigs).where(
       ids.length ? inArray(propertyConfigs.productId, ids) : eq(propertyConfigs.id, -1),
     );
+    const existingSkuIds = new Set(existingSkus.map((r) => r.id));
     // SKUs that moved here from a product not in this file are found by number too.
     const movedSkus = skuNumbers.length
-      ? (await tx.select().from(propertyConfigs).where(inArray(propertyConfigs.number, skuNumbers))).filter((r) => !existingSkus.some((e) => e.id === r.id))
+      ? (await tx.select().from(propertyConfigs).where(inArray(propertyConfigs.number, skuNumbers))).filter((r) => !existingSkuIds.has(r.id))
       : [];
-    const skuRows = [...existingSkus, ...movedSkus];
+    const skuByNumber = new Map([...existingSkus, ...movedSkus].map((r) => [r.number, r]));
+    const newSkus: Array<typeof propertyConfigs.$inferInsert> = [];
     const skuIds = new Map<string, { id: number; productId: number }>();
     for (const p of catalogue.products) {
       const productId = productIds.get(p.number) ?? 0;
@@ -564,7 +593,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
           minPageCount: s.minPageCount ?? null, maxPageCount: s.maxPageCount ?? null,
           customToning: s.customToning, toning: s.toning, componentSizes: sizes,
         };
-        const row = skuRows.find((r) => r.number === s.number);
+        const row = skuByNumber.get(s.number);
         if (row) {
           skuIds.set(s.number, { id: row.id, productId });
           if (differs(row, want)) {
@@ -572,13 +601,19 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
             summary.skus.updated += 1;
           }
         } else {
-          const [created] = await tx.insert(propertyConfigs).values({ number: s.number, ...want }).returning({ id: propertyConfigs.id });
-          if (!created) throw new Error('insert returned no row');
-          skuIds.set(s.number, { id: created.id, productId });
+          // Its id once inserted, below, in the file's order.
+          skuIds.set(s.number, { id: 0, productId });
+          newSkus.push({ number: s.number, ...want });
           summary.skus.created += 1;
         }
       }
     }
+    await insertAll(newSkus, async (chunk) => {
+      for (const created of await tx.insert(propertyConfigs).values(chunk).returning({ id: propertyConfigs.id, number: propertyConfigs.number })) {
+        const known = skuIds.get(created.number);
+        if (known) known.id = created.id;
+      }
+    });
     for (const r of existingSkus) {
       if (!skuIds.has(r.number) && !r.cancelled) {
         await tx.update(propertyConfigs).set({ cancelled: true }).where(eq(propertyConfigs.id, r.id));
@@ -591,6 +626,8 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
     const allSkuIds = [...skuIds.values()].map((s) => s.id);
     const existingPrices = allSkuIds.length ? await tx.select().from(priceLines).where(inArray(priceLines.propertyConfigId, allSkuIds)) : [];
     const keep = new Set<number>();
+    const pricesOf = groupBy(existingPrices, (r) => r.propertyConfigId);
+    const newPrices: Array<typeof priceLines.$inferInsert> = [];
     const priceBySku = new Map(catalogue.prices.map((p) => [p.sku, p]));
     type WantedLine = { priceType: 'retail' | 'customer'; entityId: number; kind: 'unit' | 'extraPage'; minQuantity: number; amount: string };
     for (const [number, { id: propertyConfigId, productId }] of skuIds) {
@@ -610,10 +647,10 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
       }
       for (const w of wanted) {
         summary.prices.total += 1;
-        const row = existingPrices.find((r) => r.propertyConfigId === propertyConfigId && r.priceType === w.priceType
+        const row = pricesOf.get(propertyConfigId)?.find((r) => r.priceType === w.priceType
           && r.entityId === w.entityId && r.kind === w.kind && r.minQuantity === w.minQuantity && !keep.has(r.id));
         if (!row) {
-          await tx.insert(priceLines).values({ ...w, productId, propertyConfigId });
+          newPrices.push({ ...w, productId, propertyConfigId });
           summary.prices.created += 1;
         } else {
           keep.add(row.id);
@@ -624,6 +661,7 @@ export async function importCatalogue(db: Db, catalogue: Catalogue, options: Imp
         }
       }
     }
+    await insertAll(newPrices, (chunk) => tx.insert(priceLines).values(chunk));
     const gonePrices = existingPrices.filter((r) => !keep.has(r.id)).map((r) => r.id);
     if (gonePrices.length) await tx.delete(priceLines).where(inArray(priceLines.id, gonePrices));
     summary.prices.removed = gonePrices.length;
